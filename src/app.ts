@@ -1,0 +1,47 @@
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import type { Knex } from 'knex';
+import { customersRouter } from './customers/customers.router';
+import { CustomersService } from './customers/customers.service';
+import { paymentMethodsRouter } from './payment-methods/payment-methods.router';
+import { PaymentMethodsService } from './payment-methods/payment-methods.service';
+import { errorHandler } from './platform/http/error-handler';
+import { locationHeader } from './platform/http/location-header';
+import { routeNotFound } from './platform/http/not-found';
+import { requestId } from './platform/http/request-id';
+import { requestLogger } from './platform/http/request-logger';
+import type { Logger } from './platform/logger';
+
+export interface AppDependencies {
+  db: Knex;
+  logger: Logger;
+}
+
+/** Answers about customers and their cards are never to be kept by a browser or a shared cache. */
+const noStore: RequestHandler = (_request, response, next) => {
+  response.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/** Builds the service's Express app. It never listens: server.ts and the tests do. */
+export function createApp({ db, logger }: AppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Duplicated query parameters arrive as arrays and fail validation, rather than being merged.
+  app.set('query parser', 'simple');
+
+  const customers = new CustomersService(db);
+  const paymentMethods = new PaymentMethodsService(db);
+
+  app.use(requestId(logger));
+  app.use(requestLogger());
+  app.use(helmet());
+
+  // Bearer-token scope checks join here, between the location and the routers.
+  app.use('/v1', noStore, locationHeader(), customersRouter(customers), paymentMethodsRouter(paymentMethods));
+
+  app.use(routeNotFound());
+  app.use(errorHandler());
+  return app;
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { safeText, uuidValue } from '../platform/validation/text.schemas';
+import type { CustomerRecord } from './customers.repository';
+
+export const MAX_CUSTOMERS_PER_LOOKUP = 100;
+
+const externalReferenceId = safeText({ max: 255 }).meta({
+  description:
+    "The customer's identity in the caller's own integration. Any value: a primary key, a UUID, an e-mail address, etc.",
+});
+const description = safeText({ max: 1024, allowLineBreaks: true }).meta({
+  description: 'A brief description of the customer, such as an e-mail address, name or phone number.',
+});
+
+/** Both fields are optional; an explicit null means the same as leaving one out. */
+export const createCustomerRequestSchema = z
+  .object({
+    externalReferenceId: externalReferenceId.nullish(),
+    description: description.nullish(),
+  })
+  .meta({ id: 'CreateCustomerRequest' });
+
+export type CreateCustomerInput = z.output<typeof createCustomerRequestSchema>;
+
+export const customerIdParamsSchema = z.object({
+  id: uuidValue.meta({ description: 'The customer record.' }),
+});
+
+export const findCustomersQuerySchema = z.object({
+  externalReferenceId: safeText({ min: 1, max: 255 }).meta({
+    description: "The customer's identifier in the caller's integration.",
+  }),
+});
+
+export const customerResponseSchema = z
+  .strictObject({
+    id: z.uuid().meta({ description: "The customer record's identifier. It can be used to create a payment intent." }),
+    externalReferenceId: z.string().nullable().meta({ description: "The customer's identifier in the caller's integration." }),
+    description: z.string().nullable().meta({ description: 'The brief description of the customer.' }),
+  })
+  .meta({ id: 'CustomerResponse' });
+
+export const customerListResponseSchema = z
+  .strictObject({
+    results: z.int().meta({ description: 'Number of customers in `customers`.' }),
+    customers: z.array(customerResponseSchema).meta({
+      description: `The location's customers with that externalReferenceId, oldest first (at most ${MAX_CUSTOMERS_PER_LOOKUP}).`,
+    }),
+  })
+  .meta({ id: 'CustomerListResponse' });
+
+export type CustomerResponse = z.infer<typeof customerResponseSchema>;
+
+export function toCustomerResponse(customer: CustomerRecord): CustomerResponse {
+  return { id: customer.id, externalReferenceId: customer.externalReferenceId, description: customer.description };
+}

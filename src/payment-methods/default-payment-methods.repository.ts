@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+
+export interface DefaultPaymentMethodRecord {
+  paymentMethodId: string;
+  contextName: string;
+}
+
+interface DefaultRow {
+  payment_method_id: string;
+  context_name: string;
+}
+
+function toRecord(row: DefaultRow): DefaultPaymentMethodRecord {
+  return { paymentMethodId: row.payment_method_id, contextName: row.context_name };
+}
+
+/**
+ * Makes a card the customer's default for a context, in one statement that is
+ * safe under concurrency: the insert selects the card through its owner, so a
+ * card that is missing or another customer's inserts nothing (undefined), and
+ * the primary key on (location, customer, context) turns concurrent sets into
+ * an upsert where the last one wins, never into two bindings.
+ */
+export async function upsertDefaultPaymentMethod(
+  db: Knex | Knex.Transaction,
+  binding: { locationId: string; customerId: string; contextName: string; paymentMethodId: string },
+): Promise<DefaultPaymentMethodRecord | undefined> {
+  const result = await db.raw<{ rows: DefaultRow[] }>(
+    `insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
+     select pm.location_id, pm.customer_id, ?, pm.id
+       from payment_methods pm
+      where pm.location_id = ? and pm.customer_id = ? and pm.id = ?
+     on conflict (location_id, customer_id, context_name)
+     do update set payment_method_id = excluded.payment_method_id, updated_at = now()
+     returning payment_method_id, context_name`,
+    [binding.contextName, binding.locationId, binding.customerId, binding.paymentMethodId],
+  );
+  const row = result.rows[0];
+  return row === undefined ? undefined : toRecord(row);
+}
+
+/**
+ * The default for a context, in one round trip that tells the three outcomes
+ * apart: the customer does not exist, it has no default there (null), or the binding.
+ */
+export async function findDefaultPaymentMethod(
+  db: Knex | Knex.Transaction,
+  locationId: string,
+  customerId: string,
+  contextName: string,
+): Promise<{ binding: DefaultPaymentMethodRecord | null } | undefined> {
+  const row = (await db('customers as c')
+    .leftJoin('default_payment_methods as d', function joinContextDefault() {
+      this.on('d.location_id', '=', 'c.location_id')
+        .andOn('d.customer_id', '=', 'c.id')
+        .andOnVal('d.context_name', '=', contextName);
+    })
+    .where({ 'c.location_id': locationId, 'c.id': customerId })
+    .first('d.payment_method_id', 'd.context_name')) as DefaultRow | { payment_method_id: null } | undefined;
+  if (row === undefined) return undefined;
+  return { binding: row.payment_method_id === null ? null : toRecord(row as DefaultRow) };
+}
+
+export async function deleteDefaultPaymentMethod(
+  db: Knex | Knex.Transaction,
+  locationId: string,
+  customerId: string,
+  contextName: string,
+): Promise<DefaultPaymentMethodRecord | undefined> {
+  const [row] = (await db('default_payment_methods')
+    .where({ location_id: locationId, customer_id: customerId, context_name: contextName })
+    .delete()
+    .returning(['payment_method_id', 'context_name'])) as DefaultRow[];
+  return row === undefined ? undefined : toRecord(row);
+}

@@ -1,0 +1,139 @@
+import type { Knex } from 'knex';
+
+export interface PaymentMethodRecord {
+  locationId: string;
+  id: string;
+  customerId: string;
+  type: 'CARD';
+  /** The brand as the vault gave it, upper-cased. The spec's cardType is derived from it when read. */
+  cardBrand: string;
+  lastFour: string;
+  expMonth: string;
+  expYear: string;
+  fingerprint: string | null;
+  createdAt: Date;
+}
+
+export type NewPaymentMethod = Omit<PaymentMethodRecord, 'createdAt'>;
+
+interface PaymentMethodRow {
+  location_id: string;
+  id: string;
+  customer_id: string;
+  type: 'CARD';
+  card_brand: string;
+  last_four: string;
+  exp_month: string;
+  exp_year: string;
+  fingerprint: string | null;
+  created_at: Date;
+}
+
+const COLUMNS = [
+  'location_id',
+  'id',
+  'customer_id',
+  'type',
+  'card_brand',
+  'last_four',
+  'exp_month',
+  'exp_year',
+  'fingerprint',
+  'created_at',
+] as const;
+
+function toRecord(row: PaymentMethodRow): PaymentMethodRecord {
+  return {
+    locationId: row.location_id,
+    id: row.id,
+    customerId: row.customer_id,
+    type: row.type,
+    cardBrand: row.card_brand,
+    lastFour: row.last_four,
+    expMonth: row.exp_month,
+    expYear: row.exp_year,
+    fingerprint: row.fingerprint,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * Saves a card to a customer in one statement: the insert selects from the
+ * customer's own row, so an unknown customer inserts nothing (undefined comes
+ * back) without a separate existence query. A card whose fingerprint the
+ * customer already has is updated in place (its expiry) instead of duplicated;
+ * `created` tells which happened.
+ */
+export async function upsertPaymentMethod(
+  db: Knex | Knex.Transaction,
+  card: NewPaymentMethod,
+): Promise<{ paymentMethod: PaymentMethodRecord; created: boolean } | undefined> {
+  const result = await db.raw<{ rows: Array<PaymentMethodRow & { created: boolean }> }>(
+    `insert into payment_methods
+       (location_id, id, customer_id, type, card_brand, last_four, exp_month, exp_year, fingerprint)
+     select c.location_id, ?, c.id, ?, ?, ?, ?, ?, ?
+       from customers c
+      where c.location_id = ? and c.id = ?
+     on conflict (location_id, customer_id, fingerprint) where fingerprint is not null
+     do update set exp_month = excluded.exp_month, exp_year = excluded.exp_year, updated_at = now()
+     returning ${COLUMNS.join(', ')}, (xmax = 0) as created`,
+    [
+      card.id,
+      card.type,
+      card.cardBrand,
+      card.lastFour,
+      card.expMonth,
+      card.expYear,
+      card.fingerprint,
+      card.locationId,
+      card.customerId,
+    ],
+  );
+  const row = result.rows[0];
+  return row === undefined ? undefined : { paymentMethod: toRecord(row), created: row.created };
+}
+
+/**
+ * The customer's cards, oldest first, in one round trip that also tells a
+ * customer with no cards (an empty list) from one that does not exist (undefined).
+ */
+export async function listCustomerPaymentMethods(
+  db: Knex | Knex.Transaction,
+  locationId: string,
+  customerId: string,
+): Promise<PaymentMethodRecord[] | undefined> {
+  const rows = (await db('customers as c')
+    .leftJoin('payment_methods as pm', function joinOwnCards() {
+      this.on('pm.location_id', '=', 'c.location_id').andOn('pm.customer_id', '=', 'c.id');
+    })
+    .where({ 'c.location_id': locationId, 'c.id': customerId })
+    .orderBy([{ column: 'pm.created_at' }, { column: 'pm.id' }])
+    .select(COLUMNS.map((column) => `pm.${column}`))) as Array<PaymentMethodRow | { id: null }>;
+  if (rows.length === 0) return undefined;
+  return rows.filter((row): row is PaymentMethodRow => row.id !== null).map(toRecord);
+}
+
+export async function findPaymentMethodOwner(
+  db: Knex | Knex.Transaction,
+  locationId: string,
+  paymentMethodId: string,
+): Promise<string | undefined> {
+  const row = await db('payment_methods')
+    .select('customer_id')
+    .where({ location_id: locationId, id: paymentMethodId })
+    .first();
+  return (row as { customer_id: string } | undefined)?.customer_id;
+}
+
+/** Deletes a customer's card; the foreign key removes every default bound to it in the same statement. */
+export async function deletePaymentMethod(
+  db: Knex | Knex.Transaction,
+  locationId: string,
+  customerId: string,
+  paymentMethodId: string,
+): Promise<boolean> {
+  const deleted = await db('payment_methods')
+    .where({ location_id: locationId, customer_id: customerId, id: paymentMethodId })
+    .delete();
+  return deleted > 0;
+}

@@ -1,0 +1,59 @@
+import { Router } from 'express';
+import { customerIdParamsSchema } from '../customers/customers.schemas';
+import { jsonBody } from '../platform/http/json-body';
+import { locationOf } from '../platform/http/request-context';
+import { parseInput } from '../platform/validation/parse-input';
+import type { PaymentMethodsService } from './payment-methods.service';
+import {
+  createPaymentMethodRequestSchema,
+  defaultPaymentMethodParamsSchema,
+  paymentMethodParamsSchema,
+  setDefaultPaymentMethodRequestSchema,
+  toPaymentMethodData,
+} from './payment-methods.schemas';
+
+export function paymentMethodsRouter(paymentMethods: PaymentMethodsService): Router {
+  const router = Router();
+
+  router.get('/customers/:id/payment-methods', async (request, response) => {
+    const { id } = parseInput(customerIdParamsSchema, request.params);
+    const cards = await paymentMethods.list(locationOf(request), id);
+    response.status(200).json({ results: cards.length, paymentMethods: cards.map(toPaymentMethodData) });
+  });
+
+  // Not in the spec: how the card vault hands a saved card's metadata over.
+  router.post('/customers/:id/payment-methods', jsonBody({ anyContentType: false }), async (request, response) => {
+    const { id } = parseInput(customerIdParamsSchema, request.params);
+    const input = parseInput(createPaymentMethodRequestSchema, request.body);
+    const { paymentMethod, created } = await paymentMethods.save(locationOf(request), id, input);
+    response.status(created ? 201 : 200).json(toPaymentMethodData(paymentMethod));
+  });
+
+  router.delete('/customers/:id/payment-methods/:paymentMethodId', async (request, response) => {
+    const { id, paymentMethodId } = parseInput(paymentMethodParamsSchema, request.params);
+    await paymentMethods.remove(locationOf(request), id, paymentMethodId);
+    response.status(204).end();
+  });
+
+  router.post(
+    '/customers/:id/payment-methods/defaults',
+    jsonBody({ anyContentType: false }),
+    async (request, response) => {
+      const { id } = parseInput(customerIdParamsSchema, request.params);
+      const input = parseInput(setDefaultPaymentMethodRequestSchema, request.body);
+      response.status(200).json(await paymentMethods.setDefault(locationOf(request), id, input));
+    },
+  );
+
+  router.get('/customers/:id/payment-methods/defaults/:contextName', async (request, response) => {
+    const { id, contextName } = parseInput(defaultPaymentMethodParamsSchema, request.params);
+    response.status(200).json(await paymentMethods.getDefault(locationOf(request), id, contextName));
+  });
+
+  router.delete('/customers/:id/payment-methods/defaults/:contextName', async (request, response) => {
+    const { id, contextName } = parseInput(defaultPaymentMethodParamsSchema, request.params);
+    response.status(200).json(await paymentMethods.removeDefault(locationOf(request), id, contextName));
+  });
+
+  return router;
+}

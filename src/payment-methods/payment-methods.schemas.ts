@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { safeText, uuidValue } from '../platform/validation/text.schemas';
+import { CARD_TYPES, cardTypeOf } from './card-brand';
+import type { PaymentMethodRecord } from './payment-methods.repository';
+
+/** How many years ahead an expiry may be; a later one is a typing mistake, not a card. */
+const MAX_EXPIRY_YEARS_AHEAD = 50;
+
+const month = z
+  .string()
+  .regex(/^(0?[1-9]|1[0-2])$/, { message: 'Must be a month from 01 to 12.' })
+  .transform((value) => value.padStart(2, '0'));
+
+// A two-digit year is read as 20YY, the way cards print it.
+const year = z
+  .string()
+  .regex(/^(\d{2}|\d{4})$/, { message: 'Must be a year of four (or two) digits.' })
+  .transform((value) => (value.length === 2 ? `20${value}` : value));
+
+const expiry = z
+  .object({ month, year })
+  .superRefine((value, context) => {
+    const now = new Date();
+    const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
+    const expiryMonth = Number(value.year) * 12 + Number(value.month) - 1;
+    if (expiryMonth < thisMonth) {
+      context.addIssue({ code: 'custom', message: 'The card has expired.' });
+    } else if (Number(value.year) > now.getUTCFullYear() + MAX_EXPIRY_YEARS_AHEAD) {
+      context.addIssue({ code: 'custom', path: ['year'], message: 'The expiry year is too far ahead.' });
+    }
+  });
+
+const contextName = safeText({ min: 1, max: 255 }).meta({
+  description:
+    'Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name.',
+});
+
+export const createPaymentMethodRequestSchema = z
+  .object({
+    type: z.literal('CARD').meta({ description: 'Type of saved payment method. Only CARD exists.' }),
+    card: z.object({
+      type: safeText({ min: 1, max: 50 }).meta({ description: 'Card brand as the vault names it, e.g. VISA.' }),
+      lastFour: z.string().regex(/^\d{4}$/, { message: 'Must be four digits.' }),
+      expiry,
+    }),
+    fingerprint: safeText({ min: 1, max: 255 })
+      .optional()
+      .meta({ description: "The vault's fingerprint of the card number: saving the same card again updates it." }),
+  })
+  .meta({ id: 'CreatePaymentMethodRequest' });
+
+export type CreatePaymentMethodInput = z.output<typeof createPaymentMethodRequestSchema>;
+
+export const setDefaultPaymentMethodRequestSchema = z
+  .object({
+    paymentMethodId: uuidValue.meta({ description: 'Identifier of the payment method to make the default.' }),
+    contextName,
+  })
+  .meta({ id: 'SetDefaultPaymentMethodRequest' });
+
+export type SetDefaultPaymentMethodInput = z.output<typeof setDefaultPaymentMethodRequestSchema>;
+
+export const paymentMethodParamsSchema = z.object({ id: uuidValue, paymentMethodId: uuidValue });
+export const defaultPaymentMethodParamsSchema = z.object({ id: uuidValue, contextName });
+
+const expiryResponse = z
+  .strictObject({
+    month: z.string().meta({ description: 'Expiration month of the card.' }),
+    year: z.string().meta({ description: 'Expiration year of the card.' }),
+  })
+  .meta({ id: 'Expiry' });
+
+const cardResponse = z
+  .strictObject({
+    lastFour: z.string().meta({ description: 'Last four digits of the card.' }),
+    expiry: expiryResponse,
+    type: z.string().meta({ description: 'Card brand (free string, not an enumeration).' }),
+  })
+  .meta({ id: 'Card' });
+
+export const paymentMethodDataSchema = z
+  .strictObject({
+    id: z.uuid().meta({ description: 'Identifier of the saved payment method.' }),
+    type: z.literal('CARD').meta({ description: 'Type of saved payment method.' }),
+    cardType: z.enum(CARD_TYPES).meta({ description: 'Card brand.' }),
+    lastFour: z.string().meta({ description: 'Last four digits of the card.' }),
+    month: z.string().meta({ description: 'Card expiration month.' }),
+    year: z.string().meta({ description: 'Card expiration year.' }),
+    card: cardResponse,
+  })
+  .meta({ id: 'PaymentMethodData' });
+
+export const customerPaymentMethodsResponseSchema = z
+  .strictObject({
+    results: z.int().meta({ description: 'Number of payment methods on the record. It equals the size of paymentMethods.' }),
+    paymentMethods: z.array(paymentMethodDataSchema).meta({ description: 'The saved payment methods, oldest first.' }),
+  })
+  .meta({ id: 'CustomerPaymentMethodsResponse' });
+
+export const defaultPaymentMethodResponseSchema = z
+  .strictObject({
+    paymentMethodId: z.uuid().meta({ description: 'Identifier of the payment method.' }),
+    contextName: z.string().meta({ description: 'Context name that identifies the application context.' }),
+  })
+  .meta({ id: 'DefaultPaymentMethodResponse' });
+
+export type PaymentMethodData = z.infer<typeof paymentMethodDataSchema>;
+
+export function toPaymentMethodData(card: PaymentMethodRecord): PaymentMethodData {
+  return {
+    id: card.id,
+    type: 'CARD',
+    cardType: cardTypeOf(card.cardBrand),
+    lastFour: card.lastFour,
+    month: card.expMonth,
+    year: card.expYear,
+    card: { lastFour: card.lastFour, expiry: { month: card.expMonth, year: card.expYear }, type: card.cardBrand },
+  };
+}

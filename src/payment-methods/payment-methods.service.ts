@@ -1,0 +1,99 @@
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import { customerExists } from '../customers/customers.repository';
+import { DomainError } from '../platform/errors/domain-error';
+import {
+  deleteDefaultPaymentMethod,
+  findDefaultPaymentMethod,
+  upsertDefaultPaymentMethod,
+  type DefaultPaymentMethodRecord,
+} from './default-payment-methods.repository';
+import {
+  deletePaymentMethod,
+  findPaymentMethodOwner,
+  listCustomerPaymentMethods,
+  upsertPaymentMethod,
+  type PaymentMethodRecord,
+} from './payment-methods.repository';
+import type { CreatePaymentMethodInput, SetDefaultPaymentMethodInput } from './payment-methods.schemas';
+
+/**
+ * Saved cards and per-context defaults. Each write is one SQL statement, so it is
+ * atomic without an explicit transaction; the happy path is one round trip, and
+ * only a miss pays for the queries that say which 404 it was.
+ */
+export class PaymentMethodsService {
+  constructor(private readonly db: Knex) {}
+
+  /** Saves the vault's card metadata; a fingerprint the customer already has updates that card instead. */
+  async save(
+    locationId: string,
+    customerId: string,
+    input: CreatePaymentMethodInput,
+  ): Promise<{ paymentMethod: PaymentMethodRecord; created: boolean }> {
+    const saved = await upsertPaymentMethod(this.db, {
+      locationId,
+      customerId,
+      id: uuidv7(),
+      type: input.type,
+      cardBrand: input.card.type.toUpperCase(),
+      lastFour: input.card.lastFour,
+      expMonth: input.card.expiry.month,
+      expYear: input.card.expiry.year,
+      fingerprint: input.fingerprint ?? null,
+    });
+    if (saved === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
+    return saved;
+  }
+
+  async list(locationId: string, customerId: string): Promise<PaymentMethodRecord[]> {
+    const cards = await listCustomerPaymentMethods(this.db, locationId, customerId);
+    if (cards === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
+    return cards;
+  }
+
+  /** Removes a card and, through the foreign key, every default that pointed at it. */
+  async remove(locationId: string, customerId: string, paymentMethodId: string): Promise<void> {
+    if (!(await deletePaymentMethod(this.db, locationId, customerId, paymentMethodId))) {
+      throw await this.whyCardIsMissing(locationId, customerId, paymentMethodId);
+    }
+  }
+
+  /** Sets (or replaces) the customer's default card for a context name. */
+  async setDefault(
+    locationId: string,
+    customerId: string,
+    input: SetDefaultPaymentMethodInput,
+  ): Promise<DefaultPaymentMethodRecord> {
+    const binding = await upsertDefaultPaymentMethod(this.db, { locationId, customerId, ...input });
+    if (binding === undefined) throw await this.whyCardIsMissing(locationId, customerId, input.paymentMethodId);
+    return binding;
+  }
+
+  async getDefault(locationId: string, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {
+    const found = await findDefaultPaymentMethod(this.db, locationId, customerId, contextName);
+    if (found === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
+    if (found.binding === null) throw new DomainError('DEFAULT_PAYMENT_METHOD_NOT_SET');
+    return found.binding;
+  }
+
+  /** Removes the default for a context and answers with the binding it removed. */
+  async removeDefault(locationId: string, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {
+    const removed = await deleteDefaultPaymentMethod(this.db, locationId, customerId, contextName);
+    if (removed !== undefined) return removed;
+    throw new DomainError(
+      (await customerExists(this.db, locationId, customerId)) ? 'DEFAULT_PAYMENT_METHOD_NOT_SET' : 'CUSTOMER_NOT_FOUND',
+    );
+  }
+
+  /**
+   * Which 404 a missed card write was. "Not this customer's" is told apart from
+   * "no such card" only within the location, whose records the caller may act on
+   * anyway; a card of another location is simply not found.
+   */
+  private async whyCardIsMissing(locationId: string, customerId: string, paymentMethodId: string): Promise<DomainError> {
+    if (!(await customerExists(this.db, locationId, customerId))) return new DomainError('CUSTOMER_NOT_FOUND');
+    const owner = await findPaymentMethodOwner(this.db, locationId, paymentMethodId);
+    return new DomainError(owner === undefined ? 'PAYMENT_METHOD_NOT_FOUND' : 'PAYMENT_METHOD_NOT_OWNED');
+  }
+}

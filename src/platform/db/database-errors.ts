@@ -1,0 +1,36 @@
+import type { ErrorCode } from '../errors/error-catalog';
+
+/**
+ * What a PostgreSQL error (or a failure to reach PostgreSQL) means to a caller.
+ * Input errors should never get this far, since validation refuses them first;
+ * these mappings are the net under it, so that a gap answers a 4xx and not a 500.
+ */
+const BY_SQLSTATE: Record<string, ErrorCode> = {
+  '22P02': 'VALIDATION_FAILED', // invalid_text_representation
+  '22001': 'VALIDATION_FAILED', // string_data_right_truncation
+  '22021': 'VALIDATION_FAILED', // character_not_in_repertoire
+  '23505': 'CONFLICT', // unique_violation: a concurrent insert won
+  '23503': 'CONFLICT', // foreign_key_violation: a referenced row went away concurrently
+  '40001': 'CONFLICT', // serialization_failure
+  '40P01': 'CONFLICT', // deadlock_detected
+  '57014': 'SERVICE_UNAVAILABLE', // query_canceled (statement_timeout)
+  '57P01': 'SERVICE_UNAVAILABLE', // admin_shutdown
+  '57P03': 'SERVICE_UNAVAILABLE', // cannot_connect_now
+  '53300': 'SERVICE_UNAVAILABLE', // too_many_connections
+};
+
+const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+
+export function classifyDatabaseError(error: unknown): ErrorCode | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    const mapped = BY_SQLSTATE[code];
+    if (mapped !== undefined) return mapped;
+    if (code.startsWith('08') || CONNECTION_FAILURES.has(code)) return 'SERVICE_UNAVAILABLE';
+  }
+  // Knex gives up waiting for a pooled connection with this error.
+  if (name === 'KnexTimeoutError') return 'SERVICE_UNAVAILABLE';
+  if (typeof message === 'string' && message.includes('Connection terminated')) return 'SERVICE_UNAVAILABLE';
+  return undefined;
+}

@@ -1,0 +1,22 @@
+import type { ErrorCode } from './error-catalog';
+
+/** One field's problem, named by its dotted path in the request (`card.expiry.month`). */
+export interface FieldProblem {
+  fieldName: string;
+  message: string;
+}
+
+/**
+ * What services and middleware throw. It names a condition from the catalog and
+ * never an HTTP status: the error handler owns that mapping.
+ */
+export class DomainError extends Error {
+  override readonly name = 'DomainError';
+
+  constructor(
+    readonly errorCode: ErrorCode,
+    readonly details: { message?: string; fieldName?: string; problems?: FieldProblem[] } = {},
+  ) {
+    super(details.message ?? errorCode);
+  }
+}

@@ -1,0 +1,35 @@
+import { ERROR_CATALOG, type ErrorCode } from './error-catalog';
+import type { FieldProblem } from './domain-error';
+import type { ErrorMessage } from './error-message.schemas';
+
+/** Builds the spec's ErrorMessage for a catalogued condition. */
+export function toErrorMessage(
+  errorCode: ErrorCode,
+  requestId: string,
+  details: { message?: string; fieldName?: string; problems?: FieldProblem[] } = {},
+): ErrorMessage {
+  const entry = ERROR_CATALOG[errorCode];
+  const problems = details.problems ?? [];
+  // A single field at fault is named at the top level; several go in errors[].
+  const fieldName = details.fieldName ?? (problems.length === 1 ? problems[0]?.fieldName : undefined);
+  const message = details.message ?? (problems.length === 1 ? problems[0]?.message : undefined) ?? entry.message;
+  return {
+    status: entry.status,
+    code: entry.code,
+    message,
+    messageKey: errorCode,
+    ...(fieldName === undefined ? {} : { fieldName }),
+    requestId,
+    ...(problems.length > 1
+      ? {
+          errors: problems.map((problem) => ({
+            status: entry.status,
+            code: entry.code,
+            message: problem.message,
+            messageKey: errorCode,
+            fieldName: problem.fieldName,
+          })),
+        }
+      : {}),
+  };
+}

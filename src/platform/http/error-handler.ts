@@ -1,0 +1,48 @@
+import type { ErrorRequestHandler } from 'express';
+import { classifyDatabaseError } from '../db/database-errors';
+import { DomainError } from '../errors/domain-error';
+import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
+import { toErrorMessage } from '../errors/to-error-message';
+
+/** body-parser reports its failures with a `type`; each is the caller's fault. */
+const BODY_PARSER_ERRORS: Record<string, ErrorCode> = {
+  'entity.parse.failed': 'MALFORMED_JSON',
+  'entity.too.large': 'PAYLOAD_TOO_LARGE',
+  'charset.unsupported': 'UNSUPPORTED_MEDIA_TYPE',
+  'encoding.unsupported': 'UNSUPPORTED_MEDIA_TYPE',
+  'request.aborted': 'VALIDATION_FAILED',
+  'request.size.invalid': 'VALIDATION_FAILED',
+};
+
+function bodyParserErrorCode(error: unknown): ErrorCode | undefined {
+  const type = (error as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
+}
+
+/**
+ * Turns every error into the spec's ErrorMessage. Known conditions keep their
+ * catalogued status; anything else is a bare 500 whose cause goes to the log
+ * only, never to the caller.
+ */
+export function errorHandler(): ErrorRequestHandler {
+  return (error, request, response, next) => {
+    // Once an answer has started there is no ErrorMessage to give; Express ends the socket.
+    if (response.headersSent) {
+      next(error);
+      return;
+    }
+    let errorCode: ErrorCode;
+    let details: ConstructorParameters<typeof DomainError>[1] = {};
+    if (error instanceof DomainError) {
+      errorCode = error.errorCode;
+      details = error.details;
+    } else {
+      errorCode = bodyParserErrorCode(error) ?? classifyDatabaseError(error) ?? 'INTERNAL_ERROR';
+      const level = errorCode === 'INTERNAL_ERROR' || errorCode === 'SERVICE_UNAVAILABLE' ? 'error' : 'warn';
+      request.log[level]({ err: error, errorCode }, 'request failed');
+    }
+    const body = toErrorMessage(errorCode, request.requestId, details);
+    if (ERROR_CATALOG[errorCode].status === 503) response.setHeader('Retry-After', '1');
+    response.status(body.status).json(body);
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Finds full card numbers (PANs) in free text so they can be refused before they
+ * are stored or logged: a run of 13 to 19 digits, optionally grouped by single
+ * spaces or dashes, that passes the Luhn check. A longer run of digits is not a
+ * card number (an order number, a phone number with country code...), so runs are
+ * taken whole rather than scanned window by window, which would refuse one in
+ * ten long numeric references.
+ */
+const DIGIT_RUN = /\d(?:[ -]?\d)*/g;
+
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let index = digits.length - 1; index >= 0; index -= 1) {
+    let digit = digits.charCodeAt(index) - 48;
+    if (double) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+export function containsCardNumber(text: string): boolean {
+  // Cheap exit for the common case: fewer than 13 digits cannot hold a PAN.
+  let digitCount = 0;
+  for (let index = 0; index < text.length && digitCount < 13; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) digitCount += 1;
+  }
+  if (digitCount < 13) return false;
+
+  for (const match of text.matchAll(DIGIT_RUN)) {
+    const digits = match[0].replace(/[ -]/g, '');
+    if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
+  }
+  return false;
+}
+
+/**
+ * The dotted path of the first value in a parsed request (strings, and numbers,
+ * which JSON can carry a PAN in too) that holds a card number; undefined if none.
+ */
+export function findCardNumberField(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string' || typeof value === 'number') {
+    return containsCardNumber(String(value)) ? path.join('.') : undefined;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      // A key can carry a PAN as well as a value can.
+      if (containsCardNumber(key)) return [...path, key].join('.');
+      const found = findCardNumberField(child, [...path, key]);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+import { DomainError, type FieldProblem } from '../errors/domain-error';
+import { findCardNumberField } from './card-number';
+
+/**
+ * Parses one part of a request (body, path parameters, query) with its schema.
+ * Refuses a full card number anywhere in it first, naming the field but never
+ * echoing the value, then turns zod's issues into field problems.
+ */
+export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const cardField = findCardNumberField(input);
+  if (cardField !== undefined) {
+    throw new DomainError('CARD_NUMBER_REJECTED', cardField === '' ? {} : { fieldName: cardField });
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems: FieldProblem[] = result.error.issues.map((issue) => ({
+    fieldName: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+  const named = problems.filter((problem) => problem.fieldName !== '');
+  if (named.length === 0) {
+    throw new DomainError('BODY_REQUIRED', { message: problems[0]?.message ?? 'The request body must be a JSON object.' });
+  }
+  throw new DomainError('VALIDATION_FAILED', { problems: named });
+}

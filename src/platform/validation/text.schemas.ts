@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+// C0 controls and DEL. NUL in particular would make PostgreSQL fail the query.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+// The same, but allowing tab, line feed and carriage return in free text.
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL_CHARACTERS_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/**
+ * A string the service will store: well-formed Unicode (no lone surrogates,
+ * which would be silently replaced on the way to UTF-8), no NUL or other control
+ * characters, at most `max` characters.
+ */
+export function safeText(options: { min?: number; max: number; allowLineBreaks?: boolean }) {
+  const forbidden = options.allowLineBreaks ? CONTROL_CHARACTERS_EXCEPT_WHITESPACE : CONTROL_CHARACTERS;
+  return z
+    .string()
+    .min(options.min ?? 0)
+    .max(options.max)
+    .refine((value) => value.isWellFormed(), { message: 'Must be well-formed Unicode text.', abort: true })
+    .refine((value) => !forbidden.test(value), { message: 'Must not contain control characters.' });
+}
+
+/** A UUID path or body value. Upper case is accepted and read as the same UUID. */
+export const uuidValue = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, { message: 'Must be a UUID.' })
+  .transform((value) => value.toLowerCase());
+
+export function hasControlCharacters(value: string): boolean {
+  return CONTROL_CHARACTERS.test(value);
+}

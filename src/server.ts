@@ -1,0 +1,46 @@
+import 'dotenv/config';
+import path from 'node:path';
+import { createApp } from './app';
+import { loadConfig } from './platform/config';
+import { openDatabase } from './platform/db/database';
+import { migrateToLatest } from './platform/db/migration-source';
+import { createLogger } from './platform/logger';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  const { knex, kind } = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: path.resolve(config.DATA_DIR, 'pglite'),
+    poolMax: config.DB_POOL_MAX,
+    acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+  });
+  if (config.MIGRATE_ON_START) {
+    const applied = await migrateToLatest(knex);
+    logger.info({ applied }, 'migrations applied');
+  }
+
+  const server = createApp({ db: knex, logger }).listen(config.PORT, config.HOST, () => {
+    logger.info({ port: config.PORT, host: config.HOST, database: kind }, 'listening');
+  });
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.close(() => {
+      void knex.destroy().then(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  // The logger may not exist yet (a bad configuration): say why on stderr and stop.
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
