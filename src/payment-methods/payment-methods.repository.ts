@@ -132,8 +132,11 @@ export async function deletePaymentMethod(
   customerId: string,
   paymentMethodId: string,
 ): Promise<boolean> {
+  // RETURNING, not the affected-row count: PGlite reports 0 affected rows when
+  // the delete cascades to other tables.
   const deleted = await db('payment_methods')
     .where({ location_id: locationId, customer_id: customerId, id: paymentMethodId })
-    .delete();
-  return deleted > 0;
+    .delete()
+    .returning('id');
+  return deleted.length > 0;
 }

@@ -20,6 +20,8 @@ const year = z
 const expiry = z
   .object({ month, year })
   .superRefine((value, context) => {
+    // zod still runs this refinement when month or year failed their own checks.
+    if (!/^\d{2}$/.test(value.month) || !/^\d{4}$/.test(value.year)) return;
     const now = new Date();
     const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
     const expiryMonth = Number(value.year) * 12 + Number(value.month) - 1;

@@ -8,6 +8,11 @@
  */
 const DIGIT_RUN = /\d(?:[ -]?\d)*/g;
 
+// A UUID's dash-separated digit groups can line up into 13 to 19 digits that
+// pass Luhn (about one random UUID in a few hundred): a whole UUID is an
+// identifier, never a card number.
+const WHOLE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function passesLuhn(digits: string): boolean {
   let sum = 0;
   let double = false;
@@ -30,7 +35,7 @@ export function containsCardNumber(text: string): boolean {
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) digitCount += 1;
   }
-  if (digitCount < 13) return false;
+  if (digitCount < 13 || WHOLE_UUID.test(text)) return false;
 
   for (const match of text.matchAll(DIGIT_RUN)) {
     const digits = match[0].replace(/[ -]/g, '');

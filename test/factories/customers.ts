@@ -1,0 +1,34 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import type { CustomerResponse } from '../../src/customers/customers.schemas';
+import type { PaymentMethodData } from '../../src/payment-methods/payment-methods.schemas';
+import { LOCATION_HEADER } from './locations';
+
+export async function createCustomer(
+  app: Express,
+  location: string,
+  body: Record<string, unknown> = { externalReferenceId: 'ext-1', description: 'ada@example.com' },
+): Promise<CustomerResponse> {
+  const response = await request(app).post('/v1/customers').set(LOCATION_HEADER, location).send(body).expect(200);
+  return response.body as CustomerResponse;
+}
+
+/** A valid card-save body for a card that expires in two years. */
+export function cardInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const year = String(new Date().getUTCFullYear() + 2);
+  return { type: 'CARD', card: { type: 'visa', lastFour: '4242', expiry: { month: '3', year } }, ...overrides };
+}
+
+export async function saveCard(
+  app: Express,
+  location: string,
+  customerId: string,
+  body: Record<string, unknown> = cardInput(),
+): Promise<PaymentMethodData> {
+  const response = await request(app)
+    .post(`/v1/customers/${customerId}/payment-methods`)
+    .set(LOCATION_HEADER, location)
+    .send(body)
+    .expect(201);
+  return response.body as PaymentMethodData;
+}

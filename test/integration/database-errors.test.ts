@@ -1,0 +1,46 @@
+import { classifyDatabaseError } from '../../src/platform/db/database-errors';
+import { openTestDatabase, type TestDatabase } from '../support/test-database';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await openTestDatabase();
+  await db.knex.raw('create table classify_probe (id int primary key, name varchar(3), parent int references classify_probe (id))');
+  await db.knex.raw('insert into classify_probe (id) values (1)');
+});
+afterAll(() => db.close());
+
+/** The error PostgreSQL itself raises for a statement. */
+async function errorOf(sql: string): Promise<unknown> {
+  try {
+    await db.knex.raw(sql);
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`expected ${sql} to fail`);
+}
+
+describe('classifyDatabaseError on real PostgreSQL errors', () => {
+  it.each([
+    ['invalid text for a type', "select 'nope'::uuid", 'VALIDATION_FAILED'],
+    ['a value too long', "insert into classify_probe (id, name) values (2, 'long')", 'VALIDATION_FAILED'],
+    ['a unique violation', 'insert into classify_probe (id) values (1)', 'CONFLICT'],
+    ['a foreign-key violation', 'insert into classify_probe (id, parent) values (3, 99)', 'CONFLICT'],
+  ])('maps %s to %s', async (_case, sql, expected) => {
+    expect(classifyDatabaseError(await errorOf(sql))).toBe(expected);
+  });
+
+  it('leaves an unexpected fault (a missing table) unmapped, so it becomes a 500', async () => {
+    expect(classifyDatabaseError(await errorOf('select * from no_such_table'))).toBeUndefined();
+  });
+
+  it('maps connection failures and pool time-outs to SERVICE_UNAVAILABLE', () => {
+    expect(classifyDatabaseError(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).toBe('SERVICE_UNAVAILABLE');
+    expect(classifyDatabaseError(Object.assign(new Error('canceling statement'), { code: '57014' }))).toBe('SERVICE_UNAVAILABLE');
+    expect(classifyDatabaseError(Object.assign(new Error('x'), { code: '08006' }))).toBe('SERVICE_UNAVAILABLE');
+    expect(classifyDatabaseError(Object.assign(new Error('Knex: Timeout acquiring a connection'), { name: 'KnexTimeoutError' }))).toBe(
+      'SERVICE_UNAVAILABLE',
+    );
+    expect(classifyDatabaseError(new TypeError('boom'))).toBeUndefined();
+    expect(classifyDatabaseError('string')).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import knexFactory, { type Knex } from 'knex';
+import { openDatabase, type DatabaseKind } from '../../src/platform/db/database';
+import { migrateToLatest } from '../../src/platform/db/migration-source';
+
+export interface TestDatabase {
+  knex: Knex;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+const POOL = { acquireTimeoutMs: 10_000, statementTimeoutMs: 10_000 };
+
+/**
+ * A migrated database for one test file. Without DATABASE_URL it is a PGlite
+ * in memory; with it, a schema of its own on that server (so test files can
+ * run in parallel), dropped again by close().
+ */
+export async function openTestDatabase(options: { poolMax?: number } = {}): Promise<TestDatabase> {
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  if (databaseUrl === undefined) {
+    const { knex, kind } = openDatabase({ poolMax: 1, ...POOL });
+    await migrateToLatest(knex);
+    return { knex, kind, close: () => knex.destroy() };
+  }
+
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  await withAdmin(databaseUrl, (admin) => admin.raw('create schema ??', [schema]));
+  const { knex, kind } = openDatabase({ databaseUrl, searchPath: [schema], poolMax: options.poolMax ?? 10, ...POOL });
+  await migrateToLatest(knex);
+  return {
+    knex,
+    kind,
+    close: async () => {
+      await knex.destroy();
+      await withAdmin(databaseUrl, (admin) => admin.raw('drop schema ?? cascade', [schema]));
+    },
+  };
+}
+
+async function withAdmin(databaseUrl: string, work: (admin: Knex) => Promise<unknown>): Promise<void> {
+  const admin = knexFactory({ client: 'pg', connection: databaseUrl, pool: { min: 0, max: 1 } });
+  try {
+    await work(admin);
+  } finally {
+    await admin.destroy();
+  }
+}
