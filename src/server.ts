@@ -1,21 +1,14 @@
 import 'dotenv/config';
-import path from 'node:path';
 import { createApp } from './app';
 import { loadConfig } from './platform/config';
-import { openDatabase } from './platform/db/database';
+import { databaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
 import { createLogger } from './platform/logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL });
-  const { knex, kind } = openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: path.resolve(config.DATA_DIR, 'pglite'),
-    poolMax: config.DB_POOL_MAX,
-    acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
-    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
-  });
+  const { knex, kind } = openDatabase(databaseOptionsFrom(config));
   if (config.MIGRATE_ON_START) {
     const applied = await migrateToLatest(knex);
     logger.info({ applied }, 'migrations applied');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { containsCardNumber, findCardNumberField, passesLuhn } from '../../src/platform/validation/card-number';
 
 describe('passesLuhn', () => {
@@ -31,8 +32,22 @@ describe('containsCardNumber', () => {
     ['4111_1111_1111_1111'],
     ['phone +1 555 0100, order 123'],
     ['01234567-0123-7123-8123-123456789010'], // a UUID, even one whose digit groups pass Luhn
+    ['loc-01234567-0123-7123-8123-123456789010'], // ... and inside a longer value
     [''],
   ])('finds none in %j', (text) => expect(containsCardNumber(text)).toBe(false));
+});
+
+describe('containsCardNumber on identifiers', () => {
+  it('never takes a UUID, alone or inside other text, for a card number', () => {
+    for (let round = 0; round < 20_000; round += 1) {
+      const uuid = randomUUID();
+      expect([uuid, `loc-${uuid}`, `${uuid}/${randomUUID()}`].filter(containsCardNumber)).toEqual([]);
+    }
+  });
+
+  it('still finds a card number next to a UUID', () => {
+    expect(containsCardNumber(`${randomUUID()} 4111111111111111`)).toBe(true);
+  });
 });
 
 describe('findCardNumberField', () => {

@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import type { Config } from '../config';
+import { migrationSource } from './migration-source';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -22,8 +25,19 @@ export interface Database {
   kind: DatabaseKind;
 }
 
-function openPostgres(databaseUrl: string, options: DatabaseOptions): Knex {
-  return knexFactory({
+/** The database the configuration names: the server at DATABASE_URL, else PGlite under DATA_DIR. */
+export function databaseOptionsFrom(config: Config): DatabaseOptions {
+  return {
+    databaseUrl: config.DATABASE_URL,
+    dataDir: path.resolve(config.DATA_DIR, 'pglite'),
+    poolMax: config.DB_POOL_MAX,
+    acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+  };
+}
+
+function postgresConfig(databaseUrl: string, options: DatabaseOptions): Knex.Config {
+  return {
     client: 'pg',
     connection: {
       connectionString: databaseUrl,
@@ -36,23 +50,27 @@ function openPostgres(databaseUrl: string, options: DatabaseOptions): Knex {
     pool: { min: 0, max: options.poolMax },
     acquireConnectionTimeout: options.acquireTimeoutMs,
     ...(options.searchPath ? { searchPath: options.searchPath } : {}),
-  });
+  };
 }
 
-function openPglite(options: DatabaseOptions): Knex {
+function pgliteConfig(options: DatabaseOptions): Knex.Config {
   if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
   const pglite = new PGlite(options.dataDir);
   // PGlite is one connection: knex-pglite fixes the pool at 1, and requests queue for it.
-  return knexFactory({
+  return {
     client: ClientPgLite as unknown as typeof knexFactory.Client,
     connection: { pglite } as unknown as Knex.StaticConnectionConfig,
     acquireConnectionTimeout: options.acquireTimeoutMs,
     ...(options.searchPath ? { searchPath: options.searchPath } : {}),
-  });
+  };
+}
+
+/** Knex's configuration for the server at `databaseUrl`, or for an embedded PGlite (which it starts). */
+export function databaseConfig(options: DatabaseOptions): Knex.Config & { migrations: Knex.MigratorConfig } {
+  const config = options.databaseUrl !== undefined ? postgresConfig(options.databaseUrl, options) : pgliteConfig(options);
+  return { ...config, migrations: { migrationSource } };
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
-  return options.databaseUrl !== undefined
-    ? { knex: openPostgres(options.databaseUrl, options), kind: 'postgres' }
-    : { knex: openPglite(options), kind: 'pglite' };
+  return { knex: knexFactory(databaseConfig(options)), kind: options.databaseUrl !== undefined ? 'postgres' : 'pglite' };
 }

@@ -1,6 +1,6 @@
 import 'dotenv/config';
 import { loadConfig } from '../config';
-import { openDatabase } from './database';
+import { databaseOptionsFrom, openDatabase } from './database';
 import { migrateToLatest } from './migration-source';
 
 /**
@@ -10,13 +10,8 @@ import { migrateToLatest } from './migration-source';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const { knex, kind } = openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    poolMax: 1,
-    acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
-    statementTimeoutMs: 0,
-  });
+  // One connection, and no statement time-out: a migration may rewrite a large table.
+  const { knex, kind } = openDatabase({ ...databaseOptionsFrom(config), poolMax: 1, statementTimeoutMs: 0 });
   try {
     const applied = await migrateToLatest(knex);
     console.log(applied.length === 0 ? `${kind}: already up to date` : `${kind}: applied ${applied.join(', ')}`);

@@ -9,9 +9,10 @@
 const DIGIT_RUN = /\d(?:[ -]?\d)*/g;
 
 // A UUID's dash-separated digit groups can line up into 13 to 19 digits that
-// pass Luhn (about one random UUID in a few hundred): a whole UUID is an
-// identifier, never a card number.
-const WHOLE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// pass Luhn (about one random UUID in a few hundred, and references like
+// `order-<uuid>` are common): a UUID is an identifier, never a card number, so
+// UUIDs are blanked out before the scan.
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
 export function passesLuhn(digits: string): boolean {
   let sum = 0;
@@ -35,9 +36,9 @@ export function containsCardNumber(text: string): boolean {
     const code = text.charCodeAt(index);
     if (code >= 48 && code <= 57) digitCount += 1;
   }
-  if (digitCount < 13 || WHOLE_UUID.test(text)) return false;
+  if (digitCount < 13) return false;
 
-  for (const match of text.matchAll(DIGIT_RUN)) {
+  for (const match of text.replace(UUID, ' ').matchAll(DIGIT_RUN)) {
     const digits = match[0].replace(/[ -]/g, '');
     if (digits.length >= 13 && digits.length <= 19 && passesLuhn(digits)) return true;
   }
