@@ -1,6 +1,11 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Knex } from 'knex';
+import type { Auth } from './auth/auth';
+import { authenticate } from './auth/authenticate';
+import { requireLocationEntitlement } from './auth/authorize';
+import { jwksRouter } from './auth/jwks.router';
+import { loginRouter } from './auth/login.router';
 import { customersRouter } from './customers/customers.router';
 import { CustomersService } from './customers/customers.service';
 import { paymentMethodsRouter } from './payment-methods/payment-methods.router';
@@ -15,6 +20,7 @@ import type { Logger } from './platform/logger';
 export interface AppDependencies {
   db: Knex;
   logger: Logger;
+  auth: Auth;
 }
 
 /** Answers about customers and their cards are never to be kept by a browser or a shared cache. */
@@ -24,7 +30,7 @@ const noStore: RequestHandler = (_request, response, next) => {
 };
 
 /** Builds the service's Express app. It never listens: server.ts and the tests do. */
-export function createApp({ db, logger }: AppDependencies): Express {
+export function createApp({ db, logger, auth }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -38,8 +44,19 @@ export function createApp({ db, logger }: AppDependencies): Express {
   app.use(requestLogger());
   app.use(helmet());
 
-  // Bearer-token scope checks join here, between the location and the routers.
-  app.use('/v1', noStore, locationHeader(), customersRouter(customers), paymentMethodsRouter(paymentMethods));
+  app.use(loginRouter(auth.login));
+  app.use(jwksRouter(auth.publicKeys));
+  // Who is asking comes first (401), then for which location (400), then
+  // whether the token may act there (403); each route checks its own scope.
+  app.use(
+    '/v1',
+    noStore,
+    authenticate(auth.verifier),
+    locationHeader(),
+    requireLocationEntitlement(),
+    customersRouter(customers),
+    paymentMethodsRouter(paymentMethods),
+  );
 
   app.use(routeNotFound());
   app.use(errorHandler());

@@ -1,5 +1,6 @@
 import 'dotenv/config';
 import { createApp } from './app';
+import { createAuth } from './auth/auth';
 import { loadConfig } from './platform/config';
 import { databaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
@@ -8,13 +9,15 @@ import { createLogger } from './platform/logger';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL });
+  // Keys and clients first: a production misconfiguration stops start-up before anything opens.
+  const auth = await createAuth(config);
   const { knex, kind } = openDatabase(databaseOptionsFrom(config));
   if (config.MIGRATE_ON_START) {
     const applied = await migrateToLatest(knex);
     logger.info({ applied }, 'migrations applied');
   }
 
-  const server = createApp({ db: knex, logger }).listen(config.PORT, config.HOST, () => {
+  const server = createApp({ db: knex, logger, auth }).listen(config.PORT, config.HOST, () => {
     logger.info({ port: config.PORT, host: config.HOST, database: kind }, 'listening');
   });
 

@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { requireScope } from '../auth/authorize';
+import { SCOPE } from '../auth/scopes';
 import { jsonBody } from '../platform/http/json-body';
 import { locationOf } from '../platform/http/request-context';
 import { parseInput } from '../platform/validation/parse-input';
@@ -15,19 +17,19 @@ export function customersRouter(customers: CustomersService): Router {
 
   // The spec declares this body with a wildcard media type: any Content-Type is
   // read as JSON, and no body at all means an empty customer.
-  router.post('/customers', jsonBody({ anyContentType: true }), async (request, response) => {
+  router.post('/customers', requireScope(SCOPE.customersWrite), jsonBody({ anyContentType: true }), async (request, response) => {
     const input = parseInput(createCustomerRequestSchema, request.body ?? {});
     const customer = await customers.create(locationOf(request), input);
     response.status(200).json(toCustomerResponse(customer));
   });
 
-  router.get('/customers', async (request, response) => {
+  router.get('/customers', requireScope(SCOPE.customersRead), async (request, response) => {
     const { externalReferenceId } = parseInput(findCustomersQuerySchema, request.query);
     const found = await customers.findByExternalReference(locationOf(request), externalReferenceId);
     response.status(200).json({ results: found.length, customers: found.map(toCustomerResponse) });
   });
 
-  router.get('/customers/:id', async (request, response) => {
+  router.get('/customers/:id', requireScope(SCOPE.customersRead), async (request, response) => {
     const { id } = parseInput(customerIdParamsSchema, request.params);
     response.status(200).json(toCustomerResponse(await customers.get(locationOf(request), id)));
   });

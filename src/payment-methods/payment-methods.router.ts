@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { requireCustomerRead, requireScope, type SessionSecretCheck } from '../auth/authorize';
+import { SCOPE } from '../auth/scopes';
 import { customerIdParamsSchema } from '../customers/customers.schemas';
 import { jsonBody } from '../platform/http/json-body';
 import { locationOf } from '../platform/http/request-context';
@@ -12,24 +14,26 @@ import {
   toPaymentMethodData,
 } from './payment-methods.schemas';
 
-export function paymentMethodsRouter(paymentMethods: PaymentMethodsService): Router {
+export function paymentMethodsRouter(paymentMethods: PaymentMethodsService, checkSessionSecret?: SessionSecretCheck): Router {
   const router = Router();
+  const serverWrite = requireScope(SCOPE.serverWrite);
+  const customerRead = requireCustomerRead(checkSessionSecret);
 
-  router.get('/customers/:id/payment-methods', async (request, response) => {
+  router.get('/customers/:id/payment-methods', customerRead, async (request, response) => {
     const { id } = parseInput(customerIdParamsSchema, request.params);
     const cards = await paymentMethods.list(locationOf(request), id);
     response.status(200).json({ results: cards.length, paymentMethods: cards.map(toPaymentMethodData) });
   });
 
   // Not in the spec: how the card vault hands a saved card's metadata over.
-  router.post('/customers/:id/payment-methods', jsonBody({ anyContentType: false }), async (request, response) => {
+  router.post('/customers/:id/payment-methods', serverWrite, jsonBody({ anyContentType: false }), async (request, response) => {
     const { id } = parseInput(customerIdParamsSchema, request.params);
     const input = parseInput(createPaymentMethodRequestSchema, request.body);
     const { paymentMethod, created } = await paymentMethods.save(locationOf(request), id, input);
     response.status(created ? 201 : 200).json(toPaymentMethodData(paymentMethod));
   });
 
-  router.delete('/customers/:id/payment-methods/:paymentMethodId', async (request, response) => {
+  router.delete('/customers/:id/payment-methods/:paymentMethodId', serverWrite, async (request, response) => {
     const { id, paymentMethodId } = parseInput(paymentMethodParamsSchema, request.params);
     await paymentMethods.remove(locationOf(request), id, paymentMethodId);
     response.status(204).end();
@@ -37,6 +41,7 @@ export function paymentMethodsRouter(paymentMethods: PaymentMethodsService): Rou
 
   router.post(
     '/customers/:id/payment-methods/defaults',
+    serverWrite,
     jsonBody({ anyContentType: false }),
     async (request, response) => {
       const { id } = parseInput(customerIdParamsSchema, request.params);
@@ -45,12 +50,12 @@ export function paymentMethodsRouter(paymentMethods: PaymentMethodsService): Rou
     },
   );
 
-  router.get('/customers/:id/payment-methods/defaults/:contextName', async (request, response) => {
+  router.get('/customers/:id/payment-methods/defaults/:contextName', customerRead, async (request, response) => {
     const { id, contextName } = parseInput(defaultPaymentMethodParamsSchema, request.params);
     response.status(200).json(await paymentMethods.getDefault(locationOf(request), id, contextName));
   });
 
-  router.delete('/customers/:id/payment-methods/defaults/:contextName', async (request, response) => {
+  router.delete('/customers/:id/payment-methods/defaults/:contextName', serverWrite, async (request, response) => {
     const { id, contextName } = parseInput(defaultPaymentMethodParamsSchema, request.params);
     response.status(200).json(await paymentMethods.removeDefault(locationOf(request), id, contextName));
   });

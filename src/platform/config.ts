@@ -25,7 +25,40 @@ const environmentSchema = z.object({
   DB_ACQUIRE_TIMEOUT_MS: positiveInt.default(3000),
   /** PostgreSQL's statement_timeout for every pooled connection. */
   DB_STATEMENT_TIMEOUT_MS: positiveInt.default(5000),
-});
+
+  /** `iss` of the tokens this service issues; every replica must share it. */
+  TOKEN_ISSUER: z.string().min(1).default('urn:customer-payment-profiles'),
+  /** `aud` of the tokens this service issues, and the audience it accepts from them. */
+  TOKEN_AUDIENCE: z.string().min(1).default('customer-payment-profiles'),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** A private JWK (ES256 or EdDSA, with `kid`) the tokens are signed with. */
+  AUTH_SIGNING_KEY_FILE: z.string().min(1).optional(),
+  /** A JWKS of retired public keys: still published and accepted during a rotation. */
+  AUTH_PREVIOUS_KEYS_FILE: z.string().min(1).optional(),
+  /** The API clients, as a JSON array in a file or in the variable itself. */
+  AUTH_CLIENTS_FILE: z.string().min(1).optional(),
+  AUTH_CLIENTS: z.string().min(1).optional(),
+  /** Failed logins per client id allowed in AUTH_LOGIN_WINDOW_SECONDS before logins are refused with 429. */
+  AUTH_LOGIN_MAX_FAILURES: positiveInt.default(5),
+  AUTH_LOGIN_WINDOW_SECONDS: positiveInt.default(300),
+  /** An external identity provider: all three, or none. */
+  AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
+  AUTH_ISSUER: z.string().min(1).optional(),
+  AUTH_AUDIENCE: z.string().min(1).optional(),
+})
+  .refine(
+    (env) => [env.AUTH_JWKS_URL, env.AUTH_ISSUER, env.AUTH_AUDIENCE].every((value) => value === undefined) ||
+      [env.AUTH_JWKS_URL, env.AUTH_ISSUER, env.AUTH_AUDIENCE].every((value) => value !== undefined),
+    { message: 'AUTH_JWKS_URL, AUTH_ISSUER and AUTH_AUDIENCE go together: set all three or none', path: ['AUTH_JWKS_URL'] },
+  )
+  .refine((env) => env.AUTH_ISSUER === undefined || env.AUTH_ISSUER !== env.TOKEN_ISSUER, {
+    message: "must differ from TOKEN_ISSUER, which names this service's own tokens",
+    path: ['AUTH_ISSUER'],
+  })
+  .refine((env) => env.AUTH_CLIENTS === undefined || env.AUTH_CLIENTS_FILE === undefined, {
+    message: 'set AUTH_CLIENTS or AUTH_CLIENTS_FILE, not both',
+    path: ['AUTH_CLIENTS'],
+  });
 
 export type Config = Readonly<z.infer<typeof environmentSchema>>;
 

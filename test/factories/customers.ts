@@ -1,15 +1,14 @@
-import type { Express } from 'express';
 import request from 'supertest';
 import type { CustomerResponse } from '../../src/customers/customers.schemas';
 import type { PaymentMethodData } from '../../src/payment-methods/payment-methods.schemas';
-import { LOCATION_HEADER } from './locations';
+import type { TestApp } from '../support/test-app';
 
 export async function createCustomer(
-  app: Express,
+  testApp: TestApp,
   location: string,
   body: Record<string, unknown> = { externalReferenceId: 'ext-1', description: 'ada@example.com' },
 ): Promise<CustomerResponse> {
-  const response = await request(app).post('/v1/customers').set(LOCATION_HEADER, location).send(body).expect(200);
+  const response = await request(testApp.app).post('/v1/customers').set(testApp.as(location)).send(body).expect(200);
   return response.body as CustomerResponse;
 }
 
@@ -20,14 +19,14 @@ export function cardInput(overrides: Record<string, unknown> = {}): Record<strin
 }
 
 export async function saveCard(
-  app: Express,
+  testApp: TestApp,
   location: string,
   customerId: string,
   body: Record<string, unknown> = cardInput(),
 ): Promise<PaymentMethodData> {
-  const response = await request(app)
+  const response = await request(testApp.app)
     .post(`/v1/customers/${customerId}/payment-methods`)
-    .set(LOCATION_HEADER, location)
+    .set(testApp.as(location))
     .send(body)
     .expect(201);
   return response.body as PaymentMethodData;

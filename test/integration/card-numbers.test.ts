@@ -37,7 +37,7 @@ describe('a full card number in a request', () => {
     ['nickname', { nickname: Number(PAN) }],
   ])('is refused with 400 naming %s, and nothing is stored or logged', async (fieldName, body) => {
     const before = await tableSizes();
-    const response = await request(testApp.app).post('/v1/customers').set(LOCATION_HEADER, newLocation()).send(body).expect(400);
+    const response = await request(testApp.app).post('/v1/customers').set(testApp.as(newLocation())).send(body).expect(400);
     expect(response.body).toMatchObject({ status: 400, code: 1004, messageKey: 'CARD_NUMBER_REJECTED', fieldName });
     expect(JSON.stringify(response.body)).not.toContain('1111');
     expect(await tableSizes()).toEqual(before);
@@ -46,23 +46,23 @@ describe('a full card number in a request', () => {
 
   it('is refused in a saved card, a default context name and a location header', async () => {
     const location = newLocation();
-    const customer = await createCustomer(testApp.app, location);
+    const customer = await createCustomer(testApp, location);
     const before = await tableSizes();
 
     const inCard = await request(testApp.app)
       .post(`/v1/customers/${customer.id}/payment-methods`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .send(cardInput({ card: { type: 'visa', lastFour: '1111', expiry: { month: '01', year: '2099' }, number: PAN } }))
       .expect(400);
     expect(inCard.body.fieldName).toBe('card.number');
 
     const inContext = await request(testApp.app)
       .get(`/v1/customers/${customer.id}/payment-methods/defaults/${PAN}`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(400);
     expect(inContext.body.fieldName).toBe('contextName');
 
-    const inHeader = await request(testApp.app).post('/v1/customers').set(LOCATION_HEADER, `loc-${PAN}`).send({}).expect(400);
+    const inHeader = await request(testApp.app).post('/v1/customers').set(testApp.as(`loc-${PAN}`)).send({}).expect(400);
     expect(inHeader.body).toMatchObject({ code: 1004, fieldName: LOCATION_HEADER });
 
     expect(await tableSizes()).toEqual(before);
@@ -75,6 +75,6 @@ describe('a full card number in a request', () => {
     ['a 20-digit reference', '41111111111111110000'],
     ['a UUID whose digit groups pass Luhn', '01234567-0123-7123-8123-123456789010'],
   ])('does not refuse %s', async (_case, externalReferenceId) => {
-    await request(testApp.app).post('/v1/customers').set(LOCATION_HEADER, newLocation()).send({ externalReferenceId }).expect(200);
+    await request(testApp.app).post('/v1/customers').set(testApp.as(newLocation())).send({ externalReferenceId }).expect(200);
   });
 });

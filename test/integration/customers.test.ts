@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { createCustomer } from '../factories/customers';
-import { LOCATION_HEADER, newLocation } from '../factories/locations';
+import { newLocation } from '../factories/locations';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -16,25 +16,25 @@ describe('POST /v1/customers', () => {
     const location = newLocation();
     const response = await request(testApp.app)
       .post('/v1/customers')
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .send({ externalReferenceId: 'crm-42', description: 'ada@example.com' })
       .expect(200)
       .expect('Content-Type', /application\/json/);
 
     expect(response.body).toEqual({ id: expect.stringMatching(UUID), externalReferenceId: 'crm-42', description: 'ada@example.com' });
-    const stored = await request(testApp.app).get(`/v1/customers/${response.body.id}`).set(LOCATION_HEADER, location).expect(200);
+    const stored = await request(testApp.app).get(`/v1/customers/${response.body.id}`).set(testApp.as(location)).expect(200);
     expect(stored.body).toEqual(response.body);
   });
 
   it('reads an empty body as {} and answers absent fields as null', async () => {
-    const response = await request(testApp.app).post('/v1/customers').set(LOCATION_HEADER, newLocation()).expect(200);
+    const response = await request(testApp.app).post('/v1/customers').set(testApp.as(newLocation())).expect(200);
     expect(response.body).toEqual({ id: expect.stringMatching(UUID), externalReferenceId: null, description: null });
   });
 
   it('reads the JSON body under any Content-Type (the spec declares a wildcard media type)', async () => {
     const response = await request(testApp.app)
       .post('/v1/customers')
-      .set(LOCATION_HEADER, newLocation())
+      .set(testApp.as(newLocation()))
       .set('Content-Type', 'text/plain')
       .send('{"externalReferenceId":"plain"}')
       .expect(200);
@@ -46,17 +46,17 @@ describe('POST /v1/customers', () => {
     const location = newLocation();
     const response = await request(testApp.app)
       .post('/v1/customers')
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .send({ id: chosen, externalReferenceId: 'x', isAdmin: true })
       .expect(200);
     expect(response.body.id).not.toBe(chosen);
     expect(Object.keys(response.body).sort()).toEqual(['description', 'externalReferenceId', 'id']);
-    await request(testApp.app).get(`/v1/customers/${chosen}`).set(LOCATION_HEADER, location).expect(404);
+    await request(testApp.app).get(`/v1/customers/${chosen}`).set(testApp.as(location)).expect(404);
   });
 
   it('accepts the longest allowed strings, with line breaks in the description', async () => {
     const body = { externalReferenceId: 'e'.repeat(255), description: `${'d'.repeat(1000)}\nline two` };
-    const response = await request(testApp.app).post('/v1/customers').set(LOCATION_HEADER, newLocation()).send(body).expect(200);
+    const response = await request(testApp.app).post('/v1/customers').set(testApp.as(newLocation())).send(body).expect(200);
     expect(response.body).toMatchObject(body);
   });
 
@@ -70,7 +70,7 @@ describe('POST /v1/customers', () => {
     ['description', { description: 'lone \ud800 surrogate' }],
   ])('refuses a bad %s with 400 naming the field and stores nothing', async (fieldName, body) => {
     const location = newLocation();
-    const response = await request(testApp.app).post('/v1/customers').set(LOCATION_HEADER, location).send(body).expect(400);
+    const response = await request(testApp.app).post('/v1/customers').set(testApp.as(location)).send(body).expect(400);
     expect(response.body).toMatchObject({ status: 400, code: 1000, messageKey: 'VALIDATION_FAILED', fieldName });
     const count = await testApp.db.knex('customers').where({ location_id: location }).count<{ count: string }[]>('* as count');
     expect(Number(count[0]?.count)).toBe(0);
@@ -79,7 +79,7 @@ describe('POST /v1/customers', () => {
   it('lists every field at fault in errors[] when there are several', async () => {
     const response = await request(testApp.app)
       .post('/v1/customers')
-      .set(LOCATION_HEADER, newLocation())
+      .set(testApp.as(newLocation()))
       .send({ externalReferenceId: 1, description: 2 })
       .expect(400);
     expect(response.body.fieldName).toBeUndefined();
@@ -92,7 +92,7 @@ describe('POST /v1/customers', () => {
   it.each([['[]'], ['"text"'], ['7'], ['null']])('refuses the non-object body %s with 400', async (raw) => {
     const response = await request(testApp.app)
       .post('/v1/customers')
-      .set(LOCATION_HEADER, newLocation())
+      .set(testApp.as(newLocation()))
       .set('Content-Type', 'application/json')
       .send(raw)
       .expect(400);
@@ -104,20 +104,20 @@ describe('GET /v1/customers/{id}', () => {
   it('answers 404 CUSTOMER_NOT_FOUND for an unknown id', async () => {
     const response = await request(testApp.app)
       .get('/v1/customers/0190a6e4-0000-7000-8000-000000000000')
-      .set(LOCATION_HEADER, newLocation())
+      .set(testApp.as(newLocation()))
       .expect(404);
     expect(response.body).toMatchObject({ status: 404, code: 2001, messageKey: 'CUSTOMER_NOT_FOUND' });
   });
 
   it('answers 400 naming id when the path id is not a UUID', async () => {
-    const response = await request(testApp.app).get('/v1/customers/not-a-uuid').set(LOCATION_HEADER, newLocation()).expect(400);
+    const response = await request(testApp.app).get('/v1/customers/not-a-uuid').set(testApp.as(newLocation())).expect(400);
     expect(response.body).toMatchObject({ status: 400, code: 1000, fieldName: 'id' });
   });
 
   it('reads an upper-case UUID as the same customer', async () => {
     const location = newLocation();
-    const customer = await createCustomer(testApp.app, location);
-    const response = await request(testApp.app).get(`/v1/customers/${customer.id.toUpperCase()}`).set(LOCATION_HEADER, location).expect(200);
+    const customer = await createCustomer(testApp, location);
+    const response = await request(testApp.app).get(`/v1/customers/${customer.id.toUpperCase()}`).set(testApp.as(location)).expect(200);
     expect(response.body.id).toBe(customer.id);
   });
 });
@@ -125,15 +125,15 @@ describe('GET /v1/customers/{id}', () => {
 describe('GET /v1/customers?externalReferenceId=', () => {
   it("lists the location's customers with that reference, oldest first, with results equal to the count", async () => {
     const location = newLocation();
-    const first = await createCustomer(testApp.app, location, { externalReferenceId: 'shared', description: 'first' });
-    const second = await createCustomer(testApp.app, location, { externalReferenceId: 'shared', description: 'second' });
-    await createCustomer(testApp.app, location, { externalReferenceId: 'other' });
-    await createCustomer(testApp.app, newLocation(), { externalReferenceId: 'shared' });
+    const first = await createCustomer(testApp, location, { externalReferenceId: 'shared', description: 'first' });
+    const second = await createCustomer(testApp, location, { externalReferenceId: 'shared', description: 'second' });
+    await createCustomer(testApp, location, { externalReferenceId: 'other' });
+    await createCustomer(testApp, newLocation(), { externalReferenceId: 'shared' });
 
     const response = await request(testApp.app)
       .get('/v1/customers')
       .query({ externalReferenceId: 'shared' })
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(200);
     expect(response.body).toEqual({ results: 2, customers: [first, second] });
   });
@@ -141,7 +141,7 @@ describe('GET /v1/customers?externalReferenceId=', () => {
   it('answers an empty list when nothing matches', async () => {
     const response = await request(testApp.app)
       .get('/v1/customers?externalReferenceId=nobody')
-      .set(LOCATION_HEADER, newLocation())
+      .set(testApp.as(newLocation()))
       .expect(200);
     expect(response.body).toEqual({ results: 0, customers: [] });
   });
@@ -152,7 +152,7 @@ describe('GET /v1/customers?externalReferenceId=', () => {
     ['repeated', '/v1/customers?externalReferenceId=a&externalReferenceId=b'],
     ['holding NUL', '/v1/customers?externalReferenceId=a%00b'],
   ])('refuses a %s externalReferenceId with 400 naming it', async (_case, path) => {
-    const response = await request(testApp.app).get(path).set(LOCATION_HEADER, newLocation()).expect(400);
+    const response = await request(testApp.app).get(path).set(testApp.as(newLocation())).expect(400);
     expect(response.body).toMatchObject({ status: 400, fieldName: 'externalReferenceId' });
   });
 });

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { cardInput, createCustomer, saveCard } from '../factories/customers';
-import { LOCATION_HEADER, newLocation } from '../factories/locations';
+import { newLocation } from '../factories/locations';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -14,10 +14,10 @@ const UNKNOWN_ID = '0190a6e4-0000-7000-8000-0000000000ff';
 /** A customer at a fresh location with two saved cards. */
 async function customerWithCards() {
   const location = newLocation();
-  const customer = await createCustomer(testApp.app, location);
-  const first = await saveCard(testApp.app, location, customer.id);
+  const customer = await createCustomer(testApp, location);
+  const first = await saveCard(testApp, location, customer.id);
   const second = await saveCard(
-    testApp.app,
+    testApp,
     location,
     customer.id,
     cardInput({ card: { type: 'mastercard', lastFour: '4444', expiry: { month: '05', year: String(new Date().getUTCFullYear() + 3) } } }),
@@ -26,7 +26,7 @@ async function customerWithCards() {
 }
 
 function setDefault(location: string, customerId: string, body: unknown) {
-  return request(testApp.app).post(`/v1/customers/${customerId}/payment-methods/defaults`).set(LOCATION_HEADER, location).send(body as object);
+  return request(testApp.app).post(`/v1/customers/${customerId}/payment-methods/defaults`).set(testApp.as(location)).send(body as object);
 }
 
 function defaultPath(customerId: string, contextName: string): string {
@@ -38,7 +38,7 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
     const { location, customer, first } = await customerWithCards();
     const response = await setDefault(location, customer.id, { paymentMethodId: first.id, contextName: 'web-checkout' }).expect(200);
     expect(response.body).toEqual({ paymentMethodId: first.id, contextName: 'web-checkout' });
-    await request(testApp.app).get(defaultPath(customer.id, 'web-checkout')).set(LOCATION_HEADER, location).expect(200, response.body);
+    await request(testApp.app).get(defaultPath(customer.id, 'web-checkout')).set(testApp.as(location)).expect(200, response.body);
   });
 
   it('overwrites the default on a second set for the same context and keeps other contexts apart', async () => {
@@ -49,11 +49,11 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
 
     await request(testApp.app)
       .get(defaultPath(customer.id, 'web-checkout'))
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(200, { paymentMethodId: second.id, contextName: 'web-checkout' });
     await request(testApp.app)
       .get(defaultPath(customer.id, 'subscription'))
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(200, { paymentMethodId: first.id, contextName: 'subscription' });
   });
 
@@ -70,7 +70,7 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
     const rows = await testApp.db.knex('default_payment_methods').where({ location_id: location, customer_id: customer.id });
     expect(rows).toHaveLength(1);
     expect(cards).toContain(rows[0].payment_method_id);
-    const read = await request(testApp.app).get(defaultPath(customer.id, 'race')).set(LOCATION_HEADER, location).expect(200);
+    const read = await request(testApp.app).get(defaultPath(customer.id, 'race')).set(testApp.as(location)).expect(200);
     expect(read.body.paymentMethodId).toBe(rows[0].payment_method_id);
   });
 
@@ -82,8 +82,8 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
 
   it('answers three distinct 404s: unknown customer, unknown card, card of another customer', async () => {
     const { location, customer } = await customerWithCards();
-    const other = await createCustomer(testApp.app, location);
-    const othersCard = await saveCard(testApp.app, location, other.id);
+    const other = await createCustomer(testApp, location);
+    const othersCard = await saveCard(testApp, location, other.id);
 
     const noCustomer = await setDefault(location, UNKNOWN_ID, { paymentMethodId: othersCard.id, contextName: 'c' }).expect(404);
     const noCard = await setDefault(location, customer.id, { paymentMethodId: UNKNOWN_ID, contextName: 'c' }).expect(404);
@@ -101,7 +101,7 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
     ['null', null],
   ])('refuses %s with 400', async (_case, body) => {
     const { location, customer } = await customerWithCards();
-    const call = request(testApp.app).post(`/v1/customers/${customer.id}/payment-methods/defaults`).set(LOCATION_HEADER, location);
+    const call = request(testApp.app).post(`/v1/customers/${customer.id}/payment-methods/defaults`).set(testApp.as(location));
     const response = body === undefined ? await call : await call.set('Content-Type', 'application/json').send(JSON.stringify(body));
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ status: 400, requestId: expect.any(String) });
@@ -126,7 +126,7 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
     const contextName = `Caf\u00e9 checkout ${'x'.repeat(241)}`;
     expect(contextName).toHaveLength(255);
     await setDefault(location, customer.id, { paymentMethodId: first.id, contextName }).expect(200);
-    await request(testApp.app).get(defaultPath(customer.id, contextName)).set(LOCATION_HEADER, location).expect(200, { paymentMethodId: first.id, contextName });
+    await request(testApp.app).get(defaultPath(customer.id, contextName)).set(testApp.as(location)).expect(200, { paymentMethodId: first.id, contextName });
   });
 });
 
@@ -137,23 +137,23 @@ describe('GET and DELETE /v1/customers/{id}/payment-methods/defaults/{contextNam
 
     await request(testApp.app)
       .delete(defaultPath(customer.id, 'kiosk'))
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(200, { paymentMethodId: first.id, contextName: 'kiosk' });
 
-    const read = await request(testApp.app).get(defaultPath(customer.id, 'kiosk')).set(LOCATION_HEADER, location).expect(404);
-    const again = await request(testApp.app).delete(defaultPath(customer.id, 'kiosk')).set(LOCATION_HEADER, location).expect(404);
+    const read = await request(testApp.app).get(defaultPath(customer.id, 'kiosk')).set(testApp.as(location)).expect(404);
+    const again = await request(testApp.app).delete(defaultPath(customer.id, 'kiosk')).set(testApp.as(location)).expect(404);
     for (const response of [read, again]) {
       expect(response.body).toMatchObject({ status: 404, code: 2004, messageKey: 'DEFAULT_PAYMENT_METHOD_NOT_SET' });
     }
     // The card itself stays saved.
-    const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(LOCATION_HEADER, location);
+    const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location));
     expect(list.body.results).toBe(2);
   });
 
   it('answers 404 CUSTOMER_NOT_FOUND, a code distinct from "no default", for an unknown customer', async () => {
     const location = newLocation();
     for (const method of ['get', 'delete'] as const) {
-      const response = await request(testApp.app)[method](defaultPath(UNKNOWN_ID, 'kiosk')).set(LOCATION_HEADER, location).expect(404);
+      const response = await request(testApp.app)[method](defaultPath(UNKNOWN_ID, 'kiosk')).set(testApp.as(location)).expect(404);
       expect(response.body).toMatchObject({ status: 404, code: 2001, messageKey: 'CUSTOMER_NOT_FOUND' });
     }
   });
@@ -161,7 +161,7 @@ describe('GET and DELETE /v1/customers/{id}/payment-methods/defaults/{contextNam
   it('answers 400 for a context name over 255 characters or holding a control character', async () => {
     const { location, customer } = await customerWithCards();
     for (const contextName of ['y'.repeat(256), 'bell\u0007']) {
-      const response = await request(testApp.app).get(defaultPath(customer.id, contextName)).set(LOCATION_HEADER, location).expect(400);
+      const response = await request(testApp.app).get(defaultPath(customer.id, contextName)).set(testApp.as(location)).expect(400);
       expect(response.body.fieldName).toBe('contextName');
     }
   });

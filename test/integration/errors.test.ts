@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { ERROR_CATALOG } from '../../src/platform/errors/error-catalog';
 import { createCustomer } from '../factories/customers';
-import { LOCATION_HEADER, newLocation } from '../factories/locations';
+import { newLocation } from '../factories/locations';
 import { parsedLogs, startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -23,14 +23,14 @@ function expectErrorMessage(response: request.Response, status: number, code: nu
 describe('ErrorMessage on every failure', () => {
   it('answers an unknown route with a 404 ErrorMessage', async () => {
     expectErrorMessage(await request(testApp.app).get('/nowhere'), 404, 2005);
-    expectErrorMessage(await request(testApp.app).get('/v1/nowhere').set(LOCATION_HEADER, 'loc'), 404, 2005);
-    expectErrorMessage(await request(testApp.app).put('/v1/customers').set(LOCATION_HEADER, 'loc'), 404, 2005);
+    expectErrorMessage(await request(testApp.app).get('/v1/nowhere').set(testApp.as('loc')), 404, 2005);
+    expectErrorMessage(await request(testApp.app).put('/v1/customers').set(testApp.as('loc')), 404, 2005);
   });
 
   it('answers malformed JSON with 400 MALFORMED_JSON and no parser detail', async () => {
     const response = await request(testApp.app)
       .post('/v1/customers')
-      .set(LOCATION_HEADER, newLocation())
+      .set(testApp.as(newLocation()))
       .set('Content-Type', 'application/json')
       .send('{"externalReferenceId": ');
     expectErrorMessage(response, 400, 1001);
@@ -40,7 +40,7 @@ describe('ErrorMessage on every failure', () => {
   it('answers a body over 100 kB with 413', async () => {
     const response = await request(testApp.app)
       .post('/v1/customers')
-      .set(LOCATION_HEADER, newLocation())
+      .set(testApp.as(newLocation()))
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ description: 'x'.repeat(101 * 1024) }));
     expectErrorMessage(response, 413, 1005);
@@ -49,7 +49,7 @@ describe('ErrorMessage on every failure', () => {
   it('answers a compressed body with 415 rather than inflating it', async () => {
     const response = await request(testApp.app)
       .post('/v1/customers')
-      .set(LOCATION_HEADER, newLocation())
+      .set(testApp.as(newLocation()))
       .set('Content-Type', 'application/json')
       .set('Content-Encoding', 'gzip')
       .send('{}');
@@ -57,7 +57,7 @@ describe('ErrorMessage on every failure', () => {
   });
 
   it('sets JSON and hardening headers on answers', async () => {
-    const response = await request(testApp.app).post('/v1/customers').set(LOCATION_HEADER, newLocation()).send({}).expect(200);
+    const response = await request(testApp.app).post('/v1/customers').set(testApp.as(newLocation())).send({}).expect(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -67,7 +67,7 @@ describe('ErrorMessage on every failure', () => {
 
 describe('request ids', () => {
   it('keeps a well-formed incoming X-Request-Id and echoes it in the header and the ErrorMessage', async () => {
-    const response = await request(testApp.app).get('/v1/customers/nope').set(LOCATION_HEADER, 'loc').set('X-Request-Id', 'checkout.A-1_2');
+    const response = await request(testApp.app).get('/v1/customers/nope').set(testApp.as('loc')).set('X-Request-Id', 'checkout.A-1_2');
     expect(response.headers['x-request-id']).toBe('checkout.A-1_2');
     expect(response.body.requestId).toBe('checkout.A-1_2');
   });
@@ -80,8 +80,8 @@ describe('request ids', () => {
 
   it('puts the request id on every log line of the request, with the route template rather than the path', async () => {
     const location = newLocation();
-    const customer = await createCustomer(testApp.app, location);
-    await request(testApp.app).get(`/v1/customers/${customer.id}`).set(LOCATION_HEADER, location).set('X-Request-Id', 'trace-me').expect(200);
+    const customer = await createCustomer(testApp, location);
+    await request(testApp.app).get(`/v1/customers/${customer.id}`).set(testApp.as(location)).set('X-Request-Id', 'trace-me').expect(200);
 
     const lines = parsedLogs(testApp.logLines).filter((line) => line.requestId === 'trace-me');
     expect(lines).toEqual([
@@ -102,10 +102,10 @@ describe('faults', () => {
 
   it('answers 500 with nothing of the cause, and logs the cause', async () => {
     const location = newLocation();
-    const customer = await createCustomer(broken.app, location);
+    const customer = await createCustomer(broken, location);
     const response = await request(broken.app)
       .get(`/v1/customers/${customer.id}/payment-methods/defaults/web`)
-      .set(LOCATION_HEADER, location)
+      .set(broken.as(location))
       .set('X-Request-Id', 'fault-1');
 
     expectErrorMessage(response, 500, 5000);

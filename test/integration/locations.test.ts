@@ -17,7 +17,7 @@ describe('the Platform-Restaurant-External-ID header', () => {
     ['holding a control character (tab)', 'loc\tone'],
   ])('is refused with 400 when %s, and nothing is stored', async (_case, value) => {
     const before = await testApp.db.knex('customers').count<{ count: string }[]>('* as count');
-    const call = request(testApp.app).post('/v1/customers').send({ externalReferenceId: 'x' });
+    const call = request(testApp.app).post('/v1/customers').set(testApp.adminAuthorization).send({ externalReferenceId: 'x' });
     const response = await (value === undefined ? call : call.set(LOCATION_HEADER, value)).expect(400);
     expect(response.body).toMatchObject({ status: 400, code: 1003, messageKey: 'LOCATION_HEADER_INVALID', fieldName: LOCATION_HEADER });
     const after = await testApp.db.knex('customers').count<{ count: string }[]>('* as count');
@@ -28,13 +28,14 @@ describe('the Platform-Restaurant-External-ID header', () => {
     const response = await request(testApp.app)
       .get('/v1/customers?externalReferenceId=x')
       // superagent sends an array as the header repeated; its types only allow that for Cookie.
+      .set(testApp.adminAuthorization)
       .set(LOCATION_HEADER, ['loc-a', 'loc-b'] as unknown as string)
       .expect(400);
     expect(response.body.code).toBe(1003);
   });
 
   it('accepts 255 characters', async () => {
-    await request(testApp.app).post('/v1/customers').set(LOCATION_HEADER, 'l'.repeat(255)).send({}).expect(200);
+    await request(testApp.app).post('/v1/customers').set(testApp.as('l'.repeat(255))).send({}).expect(200);
   });
 
   it('is required on every /v1 operation', async () => {
@@ -48,7 +49,7 @@ describe('the Platform-Restaurant-External-ID header', () => {
       request(testApp.app).get(`/v1/customers/${id}/payment-methods/defaults/c`),
       request(testApp.app).delete(`/v1/customers/${id}/payment-methods/defaults/c`),
     ];
-    for (const response of await Promise.all(calls)) expect(response.body).toMatchObject({ status: 400, code: 1003 });
+    for (const response of await Promise.all(calls.map((call) => call.set(testApp.adminAuthorization)))) expect(response.body).toMatchObject({ status: 400, code: 1003 });
   });
 });
 
@@ -56,15 +57,15 @@ describe('records of another location', () => {
   it('answer 404 to every read and write, exactly like records that do not exist, and stay unchanged', async () => {
     const owner = newLocation();
     const stranger = newLocation();
-    const customer = await createCustomer(testApp.app, owner, { externalReferenceId: 'tenant-ref' });
-    const card = await saveCard(testApp.app, owner, customer.id, cardInput({ fingerprint: 'fp-tenant' }));
+    const customer = await createCustomer(testApp, owner, { externalReferenceId: 'tenant-ref' });
+    const card = await saveCard(testApp, owner, customer.id, cardInput({ fingerprint: 'fp-tenant' }));
     await request(testApp.app)
       .post(`/v1/customers/${customer.id}/payment-methods/defaults`)
-      .set(LOCATION_HEADER, owner)
+      .set(testApp.as(owner))
       .send({ paymentMethodId: card.id, contextName: 'web' })
       .expect(200);
 
-    const as = (call: request.Test) => call.set(LOCATION_HEADER, stranger);
+    const as = (call: request.Test) => call.set(testApp.as(stranger));
     const attempts = {
       getCustomer: as(request(testApp.app).get(`/v1/customers/${customer.id}`)),
       listCards: as(request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`)),
@@ -81,28 +82,28 @@ describe('records of another location', () => {
       expect({ name, status: response.status, code: response.body.code }).toEqual({ name, status: 404, code: 2001 });
     }
 
-    const lookup = await request(testApp.app).get('/v1/customers?externalReferenceId=tenant-ref').set(LOCATION_HEADER, stranger).expect(200);
+    const lookup = await request(testApp.app).get('/v1/customers?externalReferenceId=tenant-ref').set(testApp.as(stranger)).expect(200);
     expect(lookup.body).toEqual({ results: 0, customers: [] });
 
     // The owner still sees everything as it was.
-    const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(LOCATION_HEADER, owner).expect(200);
+    const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(owner)).expect(200);
     expect(list.body).toEqual({ results: 1, paymentMethods: [card] });
     await request(testApp.app)
       .get(`/v1/customers/${customer.id}/payment-methods/defaults/web`)
-      .set(LOCATION_HEADER, owner)
+      .set(testApp.as(owner))
       .expect(200, { paymentMethodId: card.id, contextName: 'web' });
   });
 
   it("cannot bind a card of another location even to a customer of the caller's own location", async () => {
     const owner = newLocation();
     const stranger = newLocation();
-    const ownersCustomer = await createCustomer(testApp.app, owner);
-    const ownersCard = await saveCard(testApp.app, owner, ownersCustomer.id);
-    const strangersCustomer = await createCustomer(testApp.app, stranger);
+    const ownersCustomer = await createCustomer(testApp, owner);
+    const ownersCard = await saveCard(testApp, owner, ownersCustomer.id);
+    const strangersCustomer = await createCustomer(testApp, stranger);
 
     const response = await request(testApp.app)
       .post(`/v1/customers/${strangersCustomer.id}/payment-methods/defaults`)
-      .set(LOCATION_HEADER, stranger)
+      .set(testApp.as(stranger))
       .send({ paymentMethodId: ownersCard.id, contextName: 'web' })
       .expect(404);
     // Not "belongs to another customer": that would confirm the card exists elsewhere.

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { cardInput, createCustomer, saveCard } from '../factories/customers';
-import { LOCATION_HEADER, newLocation } from '../factories/locations';
+import { newLocation } from '../factories/locations';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 let testApp: TestApp;
@@ -12,7 +12,7 @@ afterAll(() => testApp.close());
 const nextYear = String(new Date().getUTCFullYear() + 1);
 
 async function customerAt(location = newLocation()) {
-  return { location, customer: await createCustomer(testApp.app, location) };
+  return { location, customer: await createCustomer(testApp, location) };
 }
 
 describe('POST /v1/customers/{id}/payment-methods', () => {
@@ -20,7 +20,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
     const { location, customer } = await customerAt();
     const response = await request(testApp.app)
       .post(`/v1/customers/${customer.id}/payment-methods`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .send({ type: 'CARD', card: { type: 'Visa', lastFour: '4242', expiry: { month: '7', year: nextYear } } })
       .expect(201);
     expect(response.body).toEqual({
@@ -43,7 +43,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
   ])('maps the brand %s to cardType %s and keeps it upper-cased as %s', async (brand, cardType, kept) => {
     const { location, customer } = await customerAt();
     const card = await saveCard(
-      testApp.app,
+      testApp,
       location,
       customer.id,
       cardInput({ card: { type: brand, lastFour: '0005', expiry: { month: '12', year: nextYear } } }),
@@ -55,7 +55,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
   it('reads a two-digit year as 20YY', async () => {
     const { location, customer } = await customerAt();
     const card = await saveCard(
-      testApp.app,
+      testApp,
       location,
       customer.id,
       cardInput({ card: { type: 'visa', lastFour: '1111', expiry: { month: '01', year: nextYear.slice(2) } } }),
@@ -66,24 +66,24 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
 
   it('updates the card saved with the same fingerprint and answers 200 instead of duplicating it', async () => {
     const { location, customer } = await customerAt();
-    const first = await saveCard(testApp.app, location, customer.id, cardInput({ fingerprint: 'fp_abc' }));
+    const first = await saveCard(testApp, location, customer.id, cardInput({ fingerprint: 'fp_abc' }));
     const laterYear = String(Number(nextYear) + 3);
     const again = await request(testApp.app)
       .post(`/v1/customers/${customer.id}/payment-methods`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .send(cardInput({ fingerprint: 'fp_abc', card: { type: 'visa', lastFour: '4242', expiry: { month: '09', year: laterYear } } }))
       .expect(200);
     expect(again.body).toMatchObject({ id: first.id, month: '09', year: laterYear });
 
-    const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(LOCATION_HEADER, location);
+    const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location));
     expect(list.body.results).toBe(1);
   });
 
   it('keeps the same fingerprint apart on two customers', async () => {
     const { location, customer } = await customerAt();
-    const other = await createCustomer(testApp.app, location);
-    const first = await saveCard(testApp.app, location, customer.id, cardInput({ fingerprint: 'fp_shared' }));
-    const second = await saveCard(testApp.app, location, other.id, cardInput({ fingerprint: 'fp_shared' }));
+    const other = await createCustomer(testApp, location);
+    const first = await saveCard(testApp, location, customer.id, cardInput({ fingerprint: 'fp_shared' }));
+    const second = await saveCard(testApp, location, other.id, cardInput({ fingerprint: 'fp_shared' }));
     expect(second.id).not.toBe(first.id);
   });
 
@@ -102,7 +102,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
     const { location, customer } = await customerAt();
     const response = await request(testApp.app)
       .post(`/v1/customers/${customer.id}/payment-methods`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .send(cardInput(overrides))
       .expect(400);
     expect(response.body).toMatchObject({ status: 400, code: 1000, fieldName });
@@ -114,7 +114,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
     const { location, customer } = await customerAt();
     const response = await request(testApp.app)
       .post(`/v1/customers/${customer.id}/payment-methods`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .set('Content-Type', 'text/plain')
       .send(JSON.stringify(cardInput()))
       .expect(415);
@@ -124,7 +124,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
   it('answers 404 for an unknown customer', async () => {
     const response = await request(testApp.app)
       .post('/v1/customers/0190a6e4-0000-7000-8000-000000000001/payment-methods')
-      .set(LOCATION_HEADER, newLocation())
+      .set(testApp.as(newLocation()))
       .send(cardInput())
       .expect(404);
     expect(response.body).toMatchObject({ status: 404, code: 2001 });
@@ -134,15 +134,15 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
 describe('GET /v1/customers/{id}/payment-methods', () => {
   it('lists the cards oldest first with results equal to the count', async () => {
     const { location, customer } = await customerAt();
-    const first = await saveCard(testApp.app, location, customer.id);
-    const second = await saveCard(testApp.app, location, customer.id, cardInput({ card: { type: 'amex', lastFour: '0005', expiry: { month: '02', year: nextYear } } }));
-    const response = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(LOCATION_HEADER, location).expect(200);
+    const first = await saveCard(testApp, location, customer.id);
+    const second = await saveCard(testApp, location, customer.id, cardInput({ card: { type: 'amex', lastFour: '0005', expiry: { month: '02', year: nextYear } } }));
+    const response = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location)).expect(200);
     expect(response.body).toEqual({ results: 2, paymentMethods: [first, second] });
   });
 
   it('answers an empty list for a customer without cards', async () => {
     const { location, customer } = await customerAt();
-    const response = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(LOCATION_HEADER, location).expect(200);
+    const response = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location)).expect(200);
     expect(response.body).toEqual({ results: 0, paymentMethods: [] });
   });
 
@@ -150,10 +150,10 @@ describe('GET /v1/customers/{id}/payment-methods', () => {
     const location = newLocation();
     const missing = await request(testApp.app)
       .get('/v1/customers/0190a6e4-0000-7000-8000-000000000002/payment-methods')
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(404);
     expect(missing.body).toMatchObject({ status: 404, code: 2001 });
-    const bad = await request(testApp.app).get('/v1/customers/123/payment-methods').set(LOCATION_HEADER, location).expect(400);
+    const bad = await request(testApp.app).get('/v1/customers/123/payment-methods').set(testApp.as(location)).expect(400);
     expect(bad.body).toMatchObject({ fieldName: 'id' });
   });
 });
@@ -161,57 +161,57 @@ describe('GET /v1/customers/{id}/payment-methods', () => {
 describe('DELETE /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
   it('removes the card and every default bound to it, answering 204', async () => {
     const { location, customer } = await customerAt();
-    const card = await saveCard(testApp.app, location, customer.id);
-    const kept = await saveCard(testApp.app, location, customer.id, cardInput({ card: { type: 'visa', lastFour: '1881', expiry: { month: '02', year: nextYear } } }));
+    const card = await saveCard(testApp, location, customer.id);
+    const kept = await saveCard(testApp, location, customer.id, cardInput({ card: { type: 'visa', lastFour: '1881', expiry: { month: '02', year: nextYear } } }));
     for (const contextName of ['web-checkout', 'subscription']) {
       await request(testApp.app)
         .post(`/v1/customers/${customer.id}/payment-methods/defaults`)
-        .set(LOCATION_HEADER, location)
+        .set(testApp.as(location))
         .send({ paymentMethodId: card.id, contextName })
         .expect(200);
     }
     await request(testApp.app)
       .post(`/v1/customers/${customer.id}/payment-methods/defaults`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .send({ paymentMethodId: kept.id, contextName: 'kiosk' })
       .expect(200);
 
-    const deleted = await request(testApp.app).delete(`/v1/customers/${customer.id}/payment-methods/${card.id}`).set(LOCATION_HEADER, location);
+    const deleted = await request(testApp.app).delete(`/v1/customers/${customer.id}/payment-methods/${card.id}`).set(testApp.as(location));
     expect(deleted.body).toEqual({});
     expect(deleted.status).toBe(204);
 
-    const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(LOCATION_HEADER, location);
+    const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location));
     expect(list.body).toEqual({ results: 1, paymentMethods: [kept] });
     for (const contextName of ['web-checkout', 'subscription']) {
       const gone = await request(testApp.app)
         .get(`/v1/customers/${customer.id}/payment-methods/defaults/${contextName}`)
-        .set(LOCATION_HEADER, location)
+        .set(testApp.as(location))
         .expect(404);
       expect(gone.body.code).toBe(2004);
     }
     await request(testApp.app)
       .get(`/v1/customers/${customer.id}/payment-methods/defaults/kiosk`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(200, { paymentMethodId: kept.id, contextName: 'kiosk' });
   });
 
   it("answers 404 for an unknown card and for another customer's card, deleting nothing", async () => {
     const { location, customer } = await customerAt();
-    const other = await createCustomer(testApp.app, location);
-    const othersCard = await saveCard(testApp.app, location, other.id);
+    const other = await createCustomer(testApp, location);
+    const othersCard = await saveCard(testApp, location, other.id);
 
     const unknown = await request(testApp.app)
       .delete(`/v1/customers/${customer.id}/payment-methods/0190a6e4-0000-7000-8000-000000000003`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(404);
     expect(unknown.body.code).toBe(2002);
     const notOwned = await request(testApp.app)
       .delete(`/v1/customers/${customer.id}/payment-methods/${othersCard.id}`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(404);
     expect(notOwned.body.code).toBe(2003);
 
-    const list = await request(testApp.app).get(`/v1/customers/${other.id}/payment-methods`).set(LOCATION_HEADER, location);
+    const list = await request(testApp.app).get(`/v1/customers/${other.id}/payment-methods`).set(testApp.as(location));
     expect(list.body.results).toBe(1);
   });
 
@@ -219,7 +219,7 @@ describe('DELETE /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
     const { location, customer } = await customerAt();
     const response = await request(testApp.app)
       .delete(`/v1/customers/${customer.id}/payment-methods/nope`)
-      .set(LOCATION_HEADER, location)
+      .set(testApp.as(location))
       .expect(400);
     expect(response.body.fieldName).toBe('paymentMethodId');
   });

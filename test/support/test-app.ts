@@ -1,22 +1,79 @@
 import type { Express } from 'express';
 import { createApp } from '../../src/app';
+import type { ApiClient } from '../../src/auth/api-clients';
+import { assembleAuth, type AuthSettings } from '../../src/auth/auth';
+import { hashClientSecret } from '../../src/auth/client-secret';
+import { SCOPES, type Scope } from '../../src/auth/scopes';
+import { newSigningJwk, signingKeysFromJwk, type SigningKeys } from '../../src/auth/signing-keys';
+import { TokenIssuer } from '../../src/auth/token-issuer';
+import type { ExternalIssuerSettings } from '../../src/auth/token-verifier';
 import { createLogger } from '../../src/platform/logger';
+import { LOCATION_HEADER } from '../factories/locations';
 import { openTestDatabase, type TestDatabase } from './test-database';
+
+export const TEST_ISSUER = 'urn:test-issuer';
+export const TEST_AUDIENCE = 'test-audience';
+export const TEST_CLIENT = { clientId: 'test-client', clientSecret: 'test-client-secret' };
 
 export interface TestApp {
   app: Express;
   db: TestDatabase;
   /** Every log line the app wrote, as written. */
   logLines: string[];
+  keys: SigningKeys;
+  /** A token signed by the app's own key, as its login would issue it. */
+  tokenFor(grant: { scopes: readonly Scope[]; locations: readonly string[] }): Promise<string>;
+  /** Headers for a request at `location` with a token holding every scope for every location. */
+  as(location: string): Record<string, string>;
+  /** The Authorization header of that all-powerful token. */
+  adminAuthorization: Record<string, string>;
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  clients?: ApiClient[];
+  external?: ExternalIssuerSettings;
+  maxLoginFailures?: number;
+}
+
+/** Cheap scrypt parameters: the tests check behaviour, not the hash's cost. */
+export function testSecretHash(secret: string): Promise<string> {
+  return hashClientSecret(secret, { N: 1024, r: 8, p: 1 });
+}
+
 /** The real app over a real (test) database, with its log captured for assertions. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await openTestDatabase();
   const logLines: string[] = [];
   const logger = createLogger({ level: 'info', destination: { write: (line: string) => logLines.push(line) } });
-  return { app: createApp({ db: db.knex, logger }), db, logLines, close: () => db.close() };
+  const keys = await signingKeysFromJwk(await newSigningJwk());
+  const clients = options.clients ?? [
+    { clientId: TEST_CLIENT.clientId, secretHash: await testSecretHash(TEST_CLIENT.clientSecret), scopes: [...SCOPES], locations: ['*'] },
+  ];
+  const settings: AuthSettings = {
+    issuer: TEST_ISSUER,
+    audience: TEST_AUDIENCE,
+    ttlSeconds: 600,
+    maxLoginFailures: options.maxLoginFailures ?? 5,
+    loginWindowSeconds: 60,
+    ...(options.external ? { external: options.external } : {}),
+  };
+  const auth = assembleAuth(keys, clients, settings);
+  const issuer = new TokenIssuer(keys, settings);
+  const tokenFor: TestApp['tokenFor'] = async ({ scopes, locations }) =>
+    (await issuer.issue({ clientId: 'test-client', secretHash: '', scopes: [...scopes], locations: [...locations] }, scopes)).accessToken;
+  const adminAuthorization = { Authorization: `Bearer ${await tokenFor({ scopes: SCOPES, locations: ['*'] })}` };
+
+  return {
+    app: createApp({ db: db.knex, logger, auth }),
+    db,
+    logLines,
+    keys,
+    tokenFor,
+    as: (location) => ({ ...adminAuthorization, [LOCATION_HEADER]: location }),
+    adminAuthorization,
+    close: () => db.close(),
+  };
 }
 
 /** Log lines parsed as JSON objects. */

@@ -15,8 +15,16 @@ export class DomainError extends Error {
 
   constructor(
     readonly errorCode: ErrorCode,
-    readonly details: { message?: string; fieldName?: string; problems?: FieldProblem[] } = {},
+    readonly details: ErrorDetails = {},
   ) {
     super(details.message ?? errorCode);
   }
+}
+
+export interface ErrorDetails {
+  message?: string;
+  fieldName?: string;
+  problems?: FieldProblem[];
+  /** Response headers the condition calls for, e.g. WWW-Authenticate or Retry-After. */
+  headers?: Record<string, string>;
 }

@@ -2,7 +2,8 @@
  * Every error condition the service answers with, by a stable name. The name
  * goes out as `messageKey`; `code` is the number the spec's ErrorMessage carries.
  * Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict,
- * 5xxx server) and never reused once published.
+ * 4xxx authentication and authorization, 5xxx server) and never reused once
+ * published.
  */
 export const ERROR_CATALOG = {
   VALIDATION_FAILED: { status: 400, code: 1000, message: 'The request has invalid or missing fields.' },
@@ -37,6 +38,29 @@ export const ERROR_CATALOG = {
     message: 'No default payment method is set for this context name.',
   },
   ROUTE_NOT_FOUND: { status: 404, code: 2005, message: 'No operation exists at this path.' },
+  AUTHENTICATION_REQUIRED: {
+    status: 401,
+    code: 4001,
+    message: 'A bearer access token is required: Authorization: Bearer <token>.',
+  },
+  INVALID_TOKEN: { status: 401, code: 4002, message: 'The access token is invalid or has expired.' },
+  INVALID_CLIENT_CREDENTIALS: { status: 401, code: 4003, message: 'The client id or client secret is wrong.' },
+  SESSION_SECRET_INVALID: {
+    status: 401,
+    code: 4004,
+    message: 'The Platform-Session-Secret header is missing or does not match this customer.',
+  },
+  INSUFFICIENT_SCOPE: { status: 403, code: 4031, message: 'The access token lacks the scope this operation needs.' },
+  LOCATION_NOT_PERMITTED: {
+    status: 403,
+    code: 4032,
+    message: 'The access token is not entitled to act for this location.',
+  },
+  TOO_MANY_LOGIN_ATTEMPTS: {
+    status: 429,
+    code: 4291,
+    message: 'Too many failed logins for this client; retry after the time Retry-After gives.',
+  },
   CONFLICT: {
     status: 409,
     code: 3001,
@@ -47,6 +71,11 @@ export const ERROR_CATALOG = {
     status: 503,
     code: 5003,
     message: 'The service is temporarily unavailable. Retry later.',
+  },
+  IDENTITY_PROVIDER_UNAVAILABLE: {
+    status: 503,
+    code: 5004,
+    message: "The identity provider's signing keys could not be fetched. Retry later.",
   },
 } as const satisfies Record<string, { status: number; code: number; message: string }>;
 

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { classifyDatabaseError } from '../db/database-errors';
-import { DomainError } from '../errors/domain-error';
+import { DomainError, type ErrorDetails } from '../errors/domain-error';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
 import { toErrorMessage } from '../errors/to-error-message';
 
@@ -32,17 +32,23 @@ export function errorHandler(): ErrorRequestHandler {
       return;
     }
     let errorCode: ErrorCode;
-    let details: ConstructorParameters<typeof DomainError>[1] = {};
+    let details: ErrorDetails = {};
     if (error instanceof DomainError) {
       errorCode = error.errorCode;
       details = error.details;
     } else {
       errorCode = bodyParserErrorCode(error) ?? classifyDatabaseError(error) ?? 'INTERNAL_ERROR';
-      const level = errorCode === 'INTERNAL_ERROR' || errorCode === 'SERVICE_UNAVAILABLE' ? 'error' : 'warn';
-      request.log[level]({ err: error, errorCode }, 'request failed');
+      if (errorCode === 'INTERNAL_ERROR' || errorCode === 'SERVICE_UNAVAILABLE') {
+        request.log.error({ err: error, errorCode }, 'request failed');
+      } else {
+        // A caller's mistake: the error object is not logged, since body-parser's
+        // carries the raw body, which may hold a client secret.
+        request.log.warn({ errorCode }, 'request refused');
+      }
     }
     const body = toErrorMessage(errorCode, request.requestId, details);
     if (ERROR_CATALOG[errorCode].status === 503) response.setHeader('Retry-After', '1');
+    for (const [name, value] of Object.entries(details.headers ?? {})) response.setHeader(name, value);
     response.status(body.status).json(body);
   };
 }

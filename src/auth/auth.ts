@@ -1,0 +1,53 @@
+import type { JWK } from 'jose';
+import type { Config } from '../platform/config';
+import { loadApiClients, type ApiClient } from './api-clients';
+import { LoginThrottle } from './login-throttle';
+import { LoginService } from './login.service';
+import { loadSigningKeys, type SigningKeys } from './signing-keys';
+import { TokenIssuer } from './token-issuer';
+import { TokenVerifier, type ExternalIssuerSettings } from './token-verifier';
+
+/** Everything the HTTP layer needs for authentication and authorization. */
+export interface Auth {
+  verifier: TokenVerifier;
+  login: LoginService;
+  publicKeys: JWK[];
+}
+
+export interface AuthSettings {
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+  maxLoginFailures: number;
+  loginWindowSeconds: number;
+  external?: ExternalIssuerSettings;
+}
+
+export function assembleAuth(keys: SigningKeys, clients: readonly ApiClient[], settings: AuthSettings): Auth {
+  const { issuer, audience } = settings;
+  const tokenIssuer = new TokenIssuer(keys, { issuer, audience, ttlSeconds: settings.ttlSeconds });
+  const throttle = new LoginThrottle({ maxFailures: settings.maxLoginFailures, windowSeconds: settings.loginWindowSeconds });
+  return {
+    verifier: new TokenVerifier({ issuer, audience, publicKeys: keys.publicKeys }, settings.external),
+    login: new LoginService(clients, tokenIssuer, throttle),
+    publicKeys: keys.publicKeys,
+  };
+}
+
+export function authSettingsFrom(config: Config): AuthSettings {
+  return {
+    issuer: config.TOKEN_ISSUER,
+    audience: config.TOKEN_AUDIENCE,
+    ttlSeconds: config.TOKEN_TTL_SECONDS,
+    maxLoginFailures: config.AUTH_LOGIN_MAX_FAILURES,
+    loginWindowSeconds: config.AUTH_LOGIN_WINDOW_SECONDS,
+    ...(config.AUTH_JWKS_URL !== undefined && config.AUTH_ISSUER !== undefined && config.AUTH_AUDIENCE !== undefined
+      ? { external: { jwksUrl: config.AUTH_JWKS_URL, issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE } }
+      : {}),
+  };
+}
+
+/** Keys and clients from the configuration (see signing-keys.ts and api-clients.ts for the rules). */
+export async function createAuth(config: Config): Promise<Auth> {
+  return assembleAuth(await loadSigningKeys(config), await loadApiClients(config), authSettingsFrom(config));
+}

@@ -1,0 +1,44 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/**
+ * Client secrets are kept only as scrypt hashes: `scrypt$<N>$<r>$<p>$<salt>$<hash>`
+ * (salt and hash in base64url). scrypt is in Node itself; its cost makes an
+ * online or offline guess slow, and the parameters travel with each hash so
+ * they can be raised later without breaking existing entries.
+ */
+const DEFAULT_COST = { N: 2 ** 15, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+const HASH_FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
+
+function derive(secret: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
+  // scrypt needs 128 * N * r bytes; allow exactly that much (Node's default cap is 32 MiB).
+  const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
+  return new Promise((resolve, reject) => {
+    scrypt(secret, salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+export async function hashClientSecret(secret: string, cost = DEFAULT_COST): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await derive(secret, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export function isClientSecretHash(value: string): boolean {
+  return HASH_FORMAT.test(value);
+}
+
+/** Whether `secret` matches `storedHash`, compared in constant time. */
+export async function verifyClientSecret(secret: string, storedHash: string): Promise<boolean> {
+  const match = HASH_FORMAT.exec(storedHash);
+  if (match === null) return false;
+  const [, N, r, p, salt, hash] = match as unknown as [string, string, string, string, string, string];
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await derive(secret, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A new client secret: 32 random bytes, base64url. */
+export function newClientSecret(): string {
+  return randomBytes(32).toString('base64url');
+}

@@ -1,0 +1,19 @@
+/** The spec's scopes: the flow's two, and the two further ones its operations use. */
+export const SCOPES = [
+  'spi.customers:read',
+  'spi.customers:write',
+  'simplified-payments-integration:read',
+  'simplified-payments-integration.server:write',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const SCOPE = {
+  customersRead: 'spi.customers:read',
+  customersWrite: 'spi.customers:write',
+  integrationRead: 'simplified-payments-integration:read',
+  serverWrite: 'simplified-payments-integration.server:write',
+} as const satisfies Record<string, Scope>;
+
+/** A client entitled to every location. */
+export const ALL_LOCATIONS = '*';

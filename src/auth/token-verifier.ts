@@ -1,0 +1,138 @@
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeJwt,
+  errors,
+  jwtVerify,
+  type JWTVerifyGetKey,
+  type JWK,
+} from 'jose';
+import { z } from 'zod';
+import { DomainError } from '../platform/errors/domain-error';
+import { TOKEN_ALGORITHMS } from './signing-keys';
+
+/** What a verified access token says about its bearer. */
+export interface AccessTokenClaims {
+  clientId: string;
+  scopes: ReadonlySet<string>;
+  /** Location ids the bearer may act for; "*" for all. */
+  locations: readonly string[];
+}
+
+interface TrustedIssuer {
+  issuer: string;
+  audience: string;
+  keys: JWTVerifyGetKey;
+  /** Our own tokens must say `typ: at+jwt`; an external provider's need not. */
+  typ?: string;
+  /** Keys fetched from a provider, which can be unreachable. */
+  remote: boolean;
+}
+
+export interface ExternalIssuerSettings {
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
+}
+
+/** RFC 8725: a little clock skew between issuer and verifier is tolerated, no more. */
+const CLOCK_TOLERANCE_SECONDS = 60;
+const JWKS_FETCH_TIMEOUT_MS = 3000;
+/** After a fetch, an unknown `kid` waits this long before the JWKS is fetched again. */
+const JWKS_COOLDOWN_MS = 30_000;
+const JWKS_CACHE_MAX_AGE_MS = 10 * 60_000;
+
+const claimsSchema = z.object({
+  sub: z.string().min(1),
+  client_id: z.string().min(1).optional(),
+  scope: z.string().default(''),
+  locations: z.array(z.string().min(1)).min(1),
+});
+
+/**
+ * Verifies bearer tokens from this service's own issuer and, when configured,
+ * from one external identity provider. The unverified `iss` only picks which
+ * issuer's keys and rules apply; everything is then checked against that
+ * issuer: signature (pinned asymmetric algorithms), `iss`, `aud`, `exp`, `nbf`.
+ */
+export class TokenVerifier {
+  private readonly issuers: Map<string, TrustedIssuer>;
+
+  constructor(local: { issuer: string; audience: string; publicKeys: JWK[] }, external?: ExternalIssuerSettings) {
+    this.issuers = new Map([
+      [local.issuer, { issuer: local.issuer, audience: local.audience, keys: createLocalJWKSet({ keys: local.publicKeys }), typ: 'at+jwt', remote: false }],
+    ]);
+    if (external !== undefined) {
+      // jose never follows a token's jku or x5u header: keys come only from this URL.
+      const keys = createRemoteJWKSet(new URL(external.jwksUrl), {
+        timeoutDuration: JWKS_FETCH_TIMEOUT_MS,
+        cooldownDuration: JWKS_COOLDOWN_MS,
+        cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
+      });
+      this.issuers.set(external.issuer, { issuer: external.issuer, audience: external.audience, keys, remote: true });
+    }
+  }
+
+  async verify(token: string): Promise<AccessTokenClaims> {
+    const trusted = this.issuerOf(token);
+    try {
+      const { payload } = await jwtVerify(token, trusted.keys, {
+        issuer: trusted.issuer,
+        audience: trusted.audience,
+        algorithms: [...TOKEN_ALGORITHMS],
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
+        requiredClaims: ['exp', 'sub'],
+        ...(trusted.typ === undefined ? {} : { typ: trusted.typ }),
+      });
+      const claims = claimsSchema.safeParse(payload);
+      if (!claims.success) throw invalidToken('The access token lacks the scope or locations claims.');
+      return {
+        clientId: claims.data.client_id ?? claims.data.sub,
+        scopes: new Set(claims.data.scope.split(' ').filter((scope) => scope !== '')),
+        locations: claims.data.locations,
+      };
+    } catch (error) {
+      if (error instanceof DomainError || isTokenFault(error)) throw error instanceof DomainError ? error : invalidToken();
+      // Not the token's fault: from an external provider, its key set could not
+      // be had (time-out, network, not a JWKS), which is an outage callers retry.
+      if (trusted.remote) throw new DomainError('IDENTITY_PROVIDER_UNAVAILABLE');
+      throw error;
+    }
+  }
+
+  private issuerOf(token: string): TrustedIssuer {
+    let issuer: unknown;
+    try {
+      issuer = decodeJwt(token).iss;
+    } catch {
+      throw invalidToken();
+    }
+    const trusted = typeof issuer === 'string' ? this.issuers.get(issuer) : undefined;
+    if (trusted === undefined) throw invalidToken();
+    return trusted;
+  }
+}
+
+export function invalidToken(message?: string): DomainError {
+  return new DomainError('INVALID_TOKEN', {
+    ...(message === undefined ? {} : { message }),
+    headers: { 'WWW-Authenticate': 'Bearer realm="customer-payment-profiles", error="invalid_token"' },
+  });
+}
+
+/** jose's errors that mean the token itself is bad, whoever issued it. */
+const TOKEN_FAULTS = [
+  errors.JWTExpired,
+  errors.JWTClaimValidationFailed,
+  errors.JWTInvalid,
+  errors.JWSInvalid,
+  errors.JWSSignatureVerificationFailed,
+  errors.JOSEAlgNotAllowed,
+  errors.JOSENotSupported,
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+];
+
+function isTokenFault(error: unknown): boolean {
+  return TOKEN_FAULTS.some((fault) => error instanceof fault);
+}

@@ -1,0 +1,53 @@
+import request from 'supertest';
+import { LOGIN_PATH } from '../../../src/auth/login.router';
+import { LOCATION_HEADER, newLocation } from '../../factories/locations';
+import { startTestApp, TEST_CLIENT, type TestApp } from '../../support/test-app';
+
+let testApp: TestApp;
+beforeAll(async () => {
+  testApp = await startTestApp();
+});
+afterAll(() => testApp.close());
+
+const SESSION_SECRET = 'sess_secret_5d1c0a9e7b';
+
+it('a full run of requests leaves no bearer token, client secret or session secret in the log', async () => {
+  const location = newLocation();
+  const json = await request(testApp.app).post(LOGIN_PATH).send(TEST_CLIENT).expect(200);
+  const jsonToken: string = json.body.token.accessToken;
+  const form = await request(testApp.app)
+    .post(LOGIN_PATH)
+    .type('form')
+    .auth(TEST_CLIENT.clientId, TEST_CLIENT.clientSecret)
+    .send({ grant_type: 'client_credentials' })
+    .expect(200);
+  const formToken: string = form.body.access_token;
+
+  // Failures too: wrong secret, malformed login JSON carrying the secret, a tampered token.
+  await request(testApp.app).post(LOGIN_PATH).send({ clientId: TEST_CLIENT.clientId, clientSecret: 'guess-41c9' }).expect(401);
+  await request(testApp.app)
+    .post(LOGIN_PATH)
+    .set('Content-Type', 'application/json')
+    .send(`{"clientId":"${TEST_CLIENT.clientId}","clientSecret":"${TEST_CLIENT.clientSecret}"`)
+    .expect(400);
+  await request(testApp.app).get('/v1/customers?externalReferenceId=x').set('Authorization', `Bearer ${jsonToken}x`).set(LOCATION_HEADER, location).expect(401);
+
+  const created = await request(testApp.app)
+    .post('/v1/customers')
+    .set('Authorization', `Bearer ${jsonToken}`)
+    .set(LOCATION_HEADER, location)
+    .send({})
+    .expect(200);
+  await request(testApp.app)
+    .get(`/v1/customers/${created.body.id}/payment-methods`)
+    .set('Authorization', `Bearer ${formToken}`)
+    .set(LOCATION_HEADER, location)
+    .set('Platform-Session-Secret', SESSION_SECRET)
+    .expect(200);
+
+  const log = testApp.logLines.join('');
+  expect(testApp.logLines.length).toBeGreaterThanOrEqual(7);
+  for (const secret of [jsonToken, formToken, jsonToken.split('.')[2], TEST_CLIENT.clientSecret, 'guess-41c9', SESSION_SECRET]) {
+    expect(log).not.toContain(secret);
+  }
+});

@@ -1,0 +1,194 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import request from 'supertest';
+import { newSigningJwk } from '../../../src/auth/signing-keys';
+import { LOCATION_HEADER } from '../../factories/locations';
+import { startTestApp, TEST_AUDIENCE, TEST_ISSUER, type TestApp } from '../../support/test-app';
+import { accessClaims, base64url, signToken } from '../../support/tokens';
+
+const IDP_ISSUER = 'https://idp.example.test/';
+const IDP_AUDIENCE = 'payments-api';
+
+/** A JWKS served on loopback, as an external identity provider would, counting its fetches. */
+class FakeIdentityProvider {
+  server!: Server;
+  keys: JWK[] = [];
+  fetches = 0;
+  available = true;
+
+  async start(): Promise<string> {
+    this.server = createServer((_request, response) => {
+      this.fetches += 1;
+      if (!this.available) {
+        response.destroy();
+        return;
+      }
+      response.setHeader('Content-Type', 'application/json');
+      response.end(JSON.stringify({ keys: this.keys }));
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/jwks.json`;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+interface Signer {
+  name: string;
+  issuer: string;
+  audience: string;
+  key: CryptoKey;
+  kid: string;
+  publicJwk: JWK;
+  typ: string;
+}
+
+let testApp: TestApp;
+const idp = new FakeIdentityProvider();
+const signers: Signer[] = [];
+
+async function signerFrom(name: string, privateJwk: JWK, issuer: string, audience: string, typ: string): Promise<Signer> {
+  const key = (await importJWK(privateJwk, 'ES256')) as CryptoKey;
+  const { d: _private, ...publicJwk } = privateJwk;
+  return { name, issuer, audience, key, kid: privateJwk.kid as string, publicJwk, typ };
+}
+
+beforeAll(async () => {
+  const idpJwk = await newSigningJwk();
+  const jwksUrl = await idp.start();
+  testApp = await startTestApp({ external: { jwksUrl, issuer: IDP_ISSUER, audience: IDP_AUDIENCE } });
+  const { privateKey, kid, publicKeys } = testApp.keys;
+  signers.push({ name: 'the built-in issuer', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, key: privateKey, kid, publicJwk: publicKeys[0] as JWK, typ: 'at+jwt' });
+  const external = await signerFrom('an external JWKS on loopback', idpJwk, IDP_ISSUER, IDP_AUDIENCE, 'JWT');
+  idp.keys = [external.publicJwk];
+  signers.push(external);
+});
+afterAll(async () => {
+  await testApp.close();
+  await idp.stop();
+});
+
+function callWith(token: string) {
+  return request(testApp.app)
+    .get('/v1/customers?externalReferenceId=x')
+    .set('Authorization', `Bearer ${token}`)
+    .set(LOCATION_HEADER, 'loc-1');
+}
+
+async function expectInvalidToken(token: string): Promise<void> {
+  const response = await callWith(token);
+  expect(response.status).toBe(401);
+  expect(response.body).toMatchObject({ status: 401, code: 4002, messageKey: 'INVALID_TOKEN' });
+  expect(response.headers['www-authenticate']).toBe('Bearer realm="customer-payment-profiles", error="invalid_token"');
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+describe.each(['the built-in issuer', 'an external JWKS on loopback'])('tokens from %s', (name) => {
+  const signer = () => signers.find((candidate) => candidate.name === name) as Signer;
+  const header = () => ({ alg: 'ES256', kid: signer().kid, typ: signer().typ });
+  const claims = (overrides = {}) => accessClaims({ iss: signer().issuer, aud: signer().audience, ...overrides });
+
+  it('are accepted when valid, including an aud array and up to 60 s of clock skew', async () => {
+    await callWith(await signToken(signer().key, header(), claims())).expect(200);
+    await callWith(await signToken(signer().key, header(), claims({ aud: ['other', signer().audience] }))).expect(200);
+    await callWith(await signToken(signer().key, header(), claims({ exp: now() - 30 }))).expect(200);
+    await callWith(await signToken(signer().key, header(), claims({ nbf: now() + 30 }))).expect(200);
+  });
+
+  it.each([
+    ['expired', { exp: now() - 120 }],
+    ['not yet valid', { nbf: now() + 120 }],
+    ['without exp', { exp: undefined }],
+    ['with a wrong aud', { aud: 'someone-else' }],
+    ['without locations', { locations: undefined }],
+  ])('are refused with 401 invalid_token when %s', async (_case, overrides) => {
+    await expectInvalidToken(await signToken(signer().key, header(), claims(overrides)));
+  });
+
+  it('are refused with a wrong iss', async () => {
+    await expectInvalidToken(await signToken(signer().key, header(), claims({ iss: 'https://evil.example/' })));
+  });
+
+  it('are refused with alg none', async () => {
+    const unsigned = `${base64url({ alg: 'none', typ: signer().typ })}.${base64url(claims())}.`;
+    await expectInvalidToken(unsigned);
+  });
+
+  it('are refused when HS256-signed with the public key as the secret', async () => {
+    const secret = new TextEncoder().encode(JSON.stringify(signer().publicJwk));
+    await expectInvalidToken(await signToken(secret, { alg: 'HS256', kid: signer().kid, typ: signer().typ }, claims()));
+  });
+
+  it('are refused when signed by an unknown key under a known kid, and under an unknown kid', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    await expectInvalidToken(await signToken(privateKey, header(), claims()));
+    await expectInvalidToken(await signToken(privateKey, { ...header(), kid: 'unknown-kid' }, claims()));
+  });
+
+  it('are refused when the payload was tampered with', async () => {
+    const [encodedHeader, , signature] = (await signToken(signer().key, header(), claims())).split('.');
+    const widened = base64url(claims({ locations: ['*'], scope: 'spi.customers:read spi.customers:write simplified-payments-integration.server:write' }));
+    await expectInvalidToken(`${encodedHeader}.${widened}.${signature}`);
+  });
+
+  it('never follow a jku header to keys the token names', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    await expectInvalidToken(await signToken(privateKey, { ...header(), kid: 'attacker', jku: 'http://127.0.0.1:1/jwks.json' }, claims()));
+  });
+});
+
+describe('tokens of neither issuer', () => {
+  it.each([['garbage', 'not-a-jwt'], ['three garbage parts', 'a.b.c'], ['an empty payload', `${base64url({ alg: 'ES256' })}..`]])(
+    'refuses %s with 401',
+    async (_case, token) => {
+      await expectInvalidToken(token);
+    },
+  );
+
+  it('refuses a request without a token with 401 and a Bearer challenge', async () => {
+    for (const authorization of [undefined, 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer two parts']) {
+      const call = request(testApp.app).get('/v1/customers?externalReferenceId=x').set(LOCATION_HEADER, 'loc-1');
+      const response = await (authorization === undefined ? call : call.set('Authorization', authorization));
+      expect(response.status).toBe(401);
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="customer-payment-profiles"/);
+    }
+  });
+});
+
+describe('the external JWKS', () => {
+  it('is cached: many requests, one fetch', async () => {
+    const external = signers[1] as Signer;
+    const before = idp.fetches;
+    for (let round = 0; round < 5; round += 1) {
+      const token = await signToken(external.key, { alg: 'ES256', kid: external.kid }, accessClaims({ iss: IDP_ISSUER, aud: IDP_AUDIENCE }));
+      await callWith(token).expect(200);
+    }
+    expect(idp.fetches - before).toBeLessThanOrEqual(1);
+  });
+
+  it('answers 503, not 500, when it cannot be fetched', async () => {
+    // A service started while the provider is down: its first fetch fails.
+    const down = new FakeIdentityProvider();
+    down.available = false;
+    const jwksUrl = await down.start();
+    const isolated = await startTestApp({ external: { jwksUrl, issuer: IDP_ISSUER, audience: IDP_AUDIENCE } });
+    try {
+      const external = signers[1] as Signer;
+      const token = await signToken(external.key, { alg: 'ES256', kid: external.kid }, accessClaims({ iss: IDP_ISSUER, aud: IDP_AUDIENCE }));
+      const response = await request(isolated.app)
+        .get('/v1/customers?externalReferenceId=x')
+        .set('Authorization', `Bearer ${token}`)
+        .set(LOCATION_HEADER, 'loc-1');
+      expect(response.status).toBe(503);
+      expect(response.body).toMatchObject({ status: 503, code: 5004, messageKey: 'IDENTITY_PROVIDER_UNAVAILABLE' });
+      expect(response.headers['retry-after']).toBeDefined();
+    } finally {
+      await isolated.close();
+      await down.stop();
+    }
+  });
+});
