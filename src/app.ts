@@ -6,6 +6,11 @@ import { authenticate } from './auth/authenticate';
 import { requireLocationEntitlement } from './auth/authorize';
 import { jwksRouter } from './auth/jwks.router';
 import { loginRouter } from './auth/login.router';
+import { browserCors, BROWSER_READ_PATHS } from './platform/http/browser-cors';
+import { locationOf } from './platform/http/request-context';
+import { PaymentIntentsService } from './payment-intents/payment-intents.service';
+import { paymentIntentsRouter } from './payment-intents/payment-intents.router';
+import type { SessionSecretCheck } from './auth/authorize';
 import { customersRouter } from './customers/customers.router';
 import { CustomersService } from './customers/customers.service';
 import { paymentMethodsRouter } from './payment-methods/payment-methods.router';
@@ -21,6 +26,15 @@ export interface AppDependencies {
   db: Knex;
   logger: Logger;
   auth: Auth;
+  settings: AppSettings;
+}
+
+export interface AppSettings {
+  /** ISO 4217 codes payment intents may use. */
+  paymentCurrencies: readonly string[];
+  sessionSecretTtlSeconds: number;
+  /** Origins allowed to make the browser-side reads (CORS). */
+  corsAllowedOrigins: readonly string[];
 }
 
 /** Answers about customers and their cards are never to be kept by a browser or a shared cache. */
@@ -30,7 +44,7 @@ const noStore: RequestHandler = (_request, response, next) => {
 };
 
 /** Builds the service's Express app. It never listens: server.ts and the tests do. */
-export function createApp({ db, logger, auth }: AppDependencies): Express {
+export function createApp({ db, logger, auth, settings }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -39,11 +53,21 @@ export function createApp({ db, logger, auth }: AppDependencies): Express {
 
   const customers = new CustomersService(db);
   const paymentMethods = new PaymentMethodsService(db);
+  const paymentIntents = new PaymentIntentsService(db, settings.sessionSecretTtlSeconds * 1000);
+
+  // The browser side may read a customer's cards and default with a live
+  // session secret of an intent for that customer.
+  const customerSessionSecret: SessionSecretCheck = async (request, secret) => {
+    const intent = await paymentIntents.liveIntentOfSessionSecret(locationOf(request), secret);
+    return intent !== undefined && intent.customerId === String(request.params.id).toLowerCase();
+  };
 
   app.use(requestId(logger));
   app.use(requestLogger());
   app.use(helmet());
 
+  // Before authentication: a browser's preflight carries no token.
+  app.use(BROWSER_READ_PATHS, browserCors(settings.corsAllowedOrigins));
   app.use(loginRouter(auth.login));
   app.use(jwksRouter(auth.publicKeys));
   // Who is asking comes first (401), then for which location (400), then
@@ -55,7 +79,8 @@ export function createApp({ db, logger, auth }: AppDependencies): Express {
     locationHeader(),
     requireLocationEntitlement(),
     customersRouter(customers),
-    paymentMethodsRouter(paymentMethods),
+    paymentMethodsRouter(paymentMethods, customerSessionSecret),
+    paymentIntentsRouter(paymentIntents, settings.paymentCurrencies),
   );
 
   app.use(routeNotFound());

@@ -17,7 +17,16 @@ async function main(): Promise<void> {
     logger.info({ applied }, 'migrations applied');
   }
 
-  const server = createApp({ db: knex, logger, auth }).listen(config.PORT, config.HOST, () => {
+  const server = createApp({
+    db: knex,
+    logger,
+    auth,
+    settings: {
+      paymentCurrencies: config.PAYMENT_CURRENCIES,
+      sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
+      corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS,
+    },
+  }).listen(config.PORT, config.HOST, () => {
     logger.info({ port: config.PORT, host: config.HOST, database: kind }, 'listening');
   });
 

@@ -2,6 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import { DomainError } from '../platform/errors/domain-error';
 import { locationOf } from '../platform/http/request-context';
 import { authOf, REALM } from './authenticate';
+import { SESSION_SECRET_HEADER } from '../payment-intents/session-secret';
 import { ALL_LOCATIONS, SCOPE, type Scope } from './scopes';
 
 function insufficientScope(scope: Scope): DomainError {
@@ -19,27 +20,31 @@ export function requireScope(scope: Scope): RequestHandler {
   };
 }
 
-/** Whether the request's Platform-Session-Secret is valid for the customer in its path. */
-export type SessionSecretCheck = (request: Request) => Promise<boolean>;
+/** Whether `secret` (a Platform-Session-Secret) grants this request's read. */
+export type SessionSecretCheck = (request: Request, secret: string) => Promise<boolean>;
+
+function sessionSecretInvalid(): DomainError {
+  return new DomainError('SESSION_SECRET_INVALID', {
+    headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
+  });
+}
 
 /**
- * Reading a customer's payment methods or default (operations 2 and 4):
- * `spi.customers:read` alone, or `simplified-payments-integration:read` with a
- * Platform-Session-Secret that belongs to that customer. Without a session
- * secret check wired in, the second path is always refused.
+ * A read the browser side may make: with `fullScope` alone, or with
+ * `simplified-payments-integration:read` and a Platform-Session-Secret that
+ * `checkSessionSecret` accepts. A secret that is sent must be valid whichever
+ * scope the token has. Without a check wired in, no secret is valid.
  */
-export function requireCustomerRead(checkSessionSecret?: SessionSecretCheck): RequestHandler {
+export function requireReadWithSessionSecret(fullScope: Scope, checkSessionSecret?: SessionSecretCheck): RequestHandler {
   return async (request, _response, next) => {
     const { scopes } = authOf(request);
-    if (scopes.has(SCOPE.customersRead)) {
-      next();
-      return;
-    }
-    if (!scopes.has(SCOPE.integrationRead)) throw insufficientScope(SCOPE.customersRead);
-    if (checkSessionSecret === undefined || !(await checkSessionSecret(request))) {
-      throw new DomainError('SESSION_SECRET_INVALID', {
-        headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="invalid_token"` },
-      });
+    const hasFullScope = scopes.has(fullScope);
+    if (!hasFullScope && !scopes.has(SCOPE.integrationRead)) throw insufficientScope(fullScope);
+    const secret = request.get(SESSION_SECRET_HEADER);
+    if (secret === undefined) {
+      if (!hasFullScope) throw sessionSecretInvalid();
+    } else if (checkSessionSecret === undefined || !(await checkSessionSecret(request, secret))) {
+      throw sessionSecretInvalid();
     }
     next();
   };

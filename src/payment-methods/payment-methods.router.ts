@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requireCustomerRead, requireScope, type SessionSecretCheck } from '../auth/authorize';
+import { requireReadWithSessionSecret, requireScope, type SessionSecretCheck } from '../auth/authorize';
 import { SCOPE } from '../auth/scopes';
 import { customerIdParamsSchema } from '../customers/customers.schemas';
 import { jsonBody } from '../platform/http/json-body';
@@ -17,7 +17,7 @@ import {
 export function paymentMethodsRouter(paymentMethods: PaymentMethodsService, checkSessionSecret?: SessionSecretCheck): Router {
   const router = Router();
   const serverWrite = requireScope(SCOPE.serverWrite);
-  const customerRead = requireCustomerRead(checkSessionSecret);
+  const customerRead = requireReadWithSessionSecret(SCOPE.customersRead, checkSessionSecret);
 
   router.get('/customers/:id/payment-methods', customerRead, async (request, response) => {
     const { id } = parseInput(customerIdParamsSchema, request.params);

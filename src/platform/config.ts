@@ -41,6 +41,20 @@ const environmentSchema = z.object({
   /** Failed logins per client id allowed in AUTH_LOGIN_WINDOW_SECONDS before logins are refused with 429. */
   AUTH_LOGIN_MAX_FAILURES: positiveInt.default(5),
   AUTH_LOGIN_WINDOW_SECONDS: positiveInt.default(300),
+  /** Currencies payment intents may use: ISO 4217 codes, comma-separated. */
+  PAYMENT_CURRENCIES: z
+    .string()
+    .default('USD,CAD')
+    .transform((value) => value.split(',').map((code) => code.trim()))
+    .pipe(z.array(z.string().regex(/^[A-Z]{3}$/, { message: 'must be three uppercase letters each' })).min(1)),
+  /** How long a payment intent's session secret stays live. */
+  SESSION_SECRET_TTL_SECONDS: positiveInt.default(86_400),
+  /** Origins allowed to call the browser-side reads (CORS), comma-separated; none by default. */
+  CORS_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
+    .pipe(z.array(z.url({ message: 'must be origins such as https://checkout.example.com' }))),
   /** An external identity provider: all three, or none. */
   AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_ISSUER: z.string().min(1).optional(),

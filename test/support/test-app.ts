@@ -13,6 +13,7 @@ import { openTestDatabase, type TestDatabase } from './test-database';
 
 export const TEST_ISSUER = 'urn:test-issuer';
 export const TEST_AUDIENCE = 'test-audience';
+export const TEST_CORS_ORIGIN = 'https://checkout.example.test';
 export const TEST_CLIENT = { clientId: 'test-client', clientSecret: 'test-client-secret' };
 
 export interface TestApp {
@@ -34,6 +35,7 @@ export interface TestAppOptions {
   clients?: ApiClient[];
   external?: ExternalIssuerSettings;
   maxLoginFailures?: number;
+  sessionSecretTtlSeconds?: number;
 }
 
 /** Cheap scrypt parameters: the tests check behaviour, not the hash's cost. */
@@ -65,7 +67,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const adminAuthorization = { Authorization: `Bearer ${await tokenFor({ scopes: SCOPES, locations: ['*'] })}` };
 
   return {
-    app: createApp({ db: db.knex, logger, auth }),
+    app: createApp({
+      db: db.knex,
+      logger,
+      auth,
+      settings: {
+        paymentCurrencies: ['USD', 'CAD'],
+        sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? 86_400,
+        corsAllowedOrigins: [TEST_CORS_ORIGIN],
+      },
+    }),
     db,
     logLines,
     keys,

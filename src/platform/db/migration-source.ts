@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as customersPaymentMethodsDefaults from '../../../migrations/20261122000000_customers_payment_methods_defaults';
+import * as paymentIntents from '../../../migrations/20261122010000_payment_intents';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -13,6 +14,7 @@ interface Migration {
  */
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261122000000_customers_payment_methods_defaults', customersPaymentMethodsDefaults],
+  ['20261122010000_payment_intents', paymentIntents],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

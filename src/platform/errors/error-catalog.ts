@@ -61,6 +61,12 @@ export const ERROR_CATALOG = {
     code: 4291,
     message: 'Too many failed logins for this client; retry after the time Retry-After gives.',
   },
+  PAYMENT_INTENT_NOT_FOUND: { status: 404, code: 2006, message: 'The payment intent does not exist.' },
+  PAYMENT_INTENT_STATUS_CONFLICT: {
+    status: 409,
+    code: 3002,
+    message: 'The payment intent cannot make this change in its current status.',
+  },
   CONFLICT: {
     status: 409,
     code: 3001,

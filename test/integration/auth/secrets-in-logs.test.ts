@@ -9,8 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const SESSION_SECRET = 'sess_secret_5d1c0a9e7b';
-
 it('a full run of requests leaves no bearer token, client secret or session secret in the log', async () => {
   const location = newLocation();
   const json = await request(testApp.app).post(LOGIN_PATH).send(TEST_CLIENT).expect(200);
@@ -38,16 +36,26 @@ it('a full run of requests leaves no bearer token, client secret or session secr
     .set(LOCATION_HEADER, location)
     .send({})
     .expect(200);
-  await request(testApp.app)
-    .get(`/v1/customers/${created.body.id}/payment-methods`)
+  const intent = await request(testApp.app)
+    .post('/v1/payment-intents')
     .set('Authorization', `Bearer ${formToken}`)
     .set(LOCATION_HEADER, location)
-    .set('Platform-Session-Secret', SESSION_SECRET)
-    .expect(200);
+    .send({ amount: 1250, currency: 'USD', externalReferenceId: 'order-1', customerId: created.body.id })
+    .expect(201);
+  const sessionSecret: string = intent.body.sessionSecret;
+  const browserToken = await testApp.tokenFor({ scopes: ['simplified-payments-integration:read'], locations: ['*'] });
+  for (const [secret, status] of [[sessionSecret, 200], [`${sessionSecret}x`, 401]] as const) {
+    await request(testApp.app)
+      .get(`/v1/customers/${created.body.id}/payment-methods`)
+      .set('Authorization', `Bearer ${browserToken}`)
+      .set(LOCATION_HEADER, location)
+      .set('Platform-Session-Secret', secret)
+      .expect(status);
+  }
 
   const log = testApp.logLines.join('');
   expect(testApp.logLines.length).toBeGreaterThanOrEqual(7);
-  for (const secret of [jsonToken, formToken, jsonToken.split('.')[2], TEST_CLIENT.clientSecret, 'guess-41c9', SESSION_SECRET]) {
+  for (const secret of [jsonToken, formToken, browserToken, jsonToken.split('.')[2], TEST_CLIENT.clientSecret, 'guess-41c9', sessionSecret.split('_SECRET_')[1]]) {
     expect(log).not.toContain(secret);
   }
 });

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { safeText, uuidValue } from '../platform/validation/text.schemas';
+import { PAYMENT_INTENT_STATUSES } from './payment-intent-status';
+import type { PaymentIntentRecord } from './payment-intents.repository';
+
+export const CAPTURE_METHODS = ['MANUAL', 'AUTOMATIC'] as const;
+export const STANDING_INSTRUCTION_TYPES = ['INSTALLMENT', 'RECURRING', 'UNSCHEDULED'] as const;
+export const MAX_AMOUNT = 99_999_999;
+
+/** The create body; `currencies` is the configured list the currency must come from. */
+export function createPaymentIntentRequestSchema(currencies: readonly string[]) {
+  return z
+    .object({
+      amount: z.int().min(1).max(MAX_AMOUNT).meta({ description: 'Amount in minor units of the currency (cents for USD).' }),
+      currency: z
+        .string()
+        .regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.', abort: true })
+        .refine((code) => currencies.includes(code), { message: `Must be one of ${currencies.join(', ')}.` }),
+      externalReferenceId: safeText({ min: 1, max: 255 }).meta({ description: "The caller's reference, e.g. its order's id." }),
+      customerId: uuidValue.optional().meta({ description: 'A customer of this location.' }),
+      captureMethod: z.enum(CAPTURE_METHODS).default('MANUAL'),
+      email: z.email().max(254).optional(),
+      amountDetails: z.object({ tip: z.int().min(0).max(MAX_AMOUNT) }).optional(),
+      paymentMethodConfigurationId: uuidValue.optional(),
+      standingInstructionType: z.enum(STANDING_INSTRUCTION_TYPES).optional(),
+      offSession: z.boolean().default(false),
+      mandateId: safeText({ min: 1, max: 255 }).optional(),
+    })
+    .meta({ id: 'CreatePaymentIntentRequest' });
+}
+
+export type CreatePaymentIntentInput = z.output<ReturnType<typeof createPaymentIntentRequestSchema>>;
+
+export const paymentIntentParamsSchema = z.object({ id: uuidValue.meta({ description: 'Payment intent identifier.' }) });
+
+export const paymentIntentSchema = z
+  .strictObject({
+    id: z.uuid(),
+    externalReferenceId: z.string(),
+    sessionSecret: z.string().meta({ description: 'Sent by the browser side as Platform-Session-Secret.' }),
+    amount: z.int(),
+    currency: z.string(),
+    captureMethod: z.enum(CAPTURE_METHODS),
+    status: z.enum(PAYMENT_INTENT_STATUSES),
+    creationDate: z.string().meta({ description: 'ISO 8601 UTC with milliseconds, ending in Z.' }),
+    customerId: z.uuid().nullable(),
+    amountDetails: z.strictObject({ tip: z.int() }),
+    email: z.string().nullable(),
+    paymentMethodConfigurationDetails: z.strictObject({ id: z.uuid() }).nullable(),
+    standingInstructionType: z.enum(STANDING_INSTRUCTION_TYPES).nullable(),
+    offSession: z.boolean(),
+    latestPayment: z.null().meta({ description: 'No payment is made through this service yet: always null.' }),
+    mandateId: z.string().nullable(),
+  })
+  .meta({ id: 'PaymentIntent' });
+
+export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
+
+export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
+  return {
+    id: intent.id,
+    externalReferenceId: intent.externalReferenceId,
+    sessionSecret: intent.sessionSecret,
+    amount: intent.amount,
+    currency: intent.currency,
+    captureMethod: intent.captureMethod,
+    status: intent.status,
+    creationDate: intent.createdAt.toISOString(),
+    customerId: intent.customerId,
+    amountDetails: { tip: intent.tip },
+    email: intent.email,
+    paymentMethodConfigurationDetails:
+      intent.paymentMethodConfigurationId === null ? null : { id: intent.paymentMethodConfigurationId },
+    standingInstructionType: intent.standingInstructionType,
+    offSession: intent.offSession,
+    latestPayment: null,
+    mandateId: intent.mandateId,
+  };
+}
