@@ -14,6 +14,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The browser test runs against the production build: `npm run test:browser`.
+  testPathIgnorePatterns: ['/node_modules/', '/test/browser/'],
   transform: {
     '/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/test/support/builtin-import-transformer.js',
     '^.+\\.(t|j)sx?$': [
@@ -32,4 +34,8 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|uuid|@electric-sql/pglite)/)'],
   testTimeout: 30000,
+  // Every response is held to the OpenAPI document, and the last test checks
+  // that every documented operation was exercised (test/support/contract/).
+  setupFilesAfterEnv: ['<rootDir>/test/support/contract/contract-setup.ts'],
+  testSequencer: '<rootDir>/test/support/contract/contract-sequencer.js',
 };

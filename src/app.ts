@@ -8,6 +8,7 @@ import { jwksRouter } from './auth/jwks.router';
 import { loginRouter } from './auth/login.router';
 import { browserCors, BROWSER_READ_PATHS } from './platform/http/browser-cors';
 import { locationOf } from './platform/http/request-context';
+import { openApiRouter } from './openapi/openapi.router';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { paymentIntentsRouter } from './payment-intents/payment-intents.router';
 import type { SessionSecretCheck } from './auth/authorize';
@@ -68,6 +69,7 @@ export function createApp({ db, logger, auth, settings }: AppDependencies): Expr
 
   // Before authentication: a browser's preflight carries no token.
   app.use(BROWSER_READ_PATHS, browserCors(settings.corsAllowedOrigins));
+  app.use(openApiRouter());
   app.use(loginRouter(auth.login));
   app.use(jwksRouter(auth.publicKeys));
   // Who is asking comes first (401), then for which location (400), then

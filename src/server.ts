@@ -1,4 +1,5 @@
 import 'dotenv/config';
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import { createAuth } from './auth/auth';
 import { loadConfig } from './platform/config';
@@ -27,7 +28,9 @@ async function main(): Promise<void> {
       corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS,
     },
   }).listen(config.PORT, config.HOST, () => {
-    logger.info({ port: config.PORT, host: config.HOST, database: kind }, 'listening');
+    // The bound port, which differs from PORT when PORT=0 asks for any free one.
+    const { port } = server.address() as AddressInfo;
+    logger.info({ port, host: config.HOST, database: kind }, 'listening');
   });
 
   let stopping = false;

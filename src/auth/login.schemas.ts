@@ -34,3 +34,48 @@ export const tokenRequestFormSchema = z.object({
   client_secret: z.string().max(512).optional(),
   scope: z.string().max(1024).optional(),
 });
+
+/** RFC 6749 §5.1: the form-encoded grant's answer. */
+export const oauthTokenResponseSchema = z
+  .strictObject({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_in: z.int().meta({ description: 'Seconds until the access token expires.' }),
+    scope: z.string().meta({ description: 'The granted scopes, space-separated.' }),
+  })
+  .meta({ id: 'OAuthTokenResponse' });
+
+/** RFC 6749 §5.2: the form-encoded grant's errors. */
+export const oauthErrorSchema = z
+  .strictObject({
+    error: z.enum(['invalid_request', 'invalid_client', 'invalid_scope', 'unsupported_grant_type', 'too_many_attempts']),
+    error_description: z.string(),
+  })
+  .meta({ id: 'OAuthError' });
+
+/** The form as the document shows it; `tokenRequestFormSchema` is looser so each mistake gets its RFC error. */
+export const clientCredentialsFormSchema = z
+  .object({
+    grant_type: z.literal('client_credentials'),
+    client_id: z.string().max(128).optional().meta({ description: 'Or send the credentials with HTTP Basic.' }),
+    client_secret: z.string().max(512).optional(),
+    scope: z.string().max(1024).optional().meta({ description: "Space-separated subset of the client's scopes; all of them when absent." }),
+  })
+  .meta({ id: 'ClientCredentialsTokenRequest' });
+
+/** The JSON Web Key Set this service's tokens verify with. */
+export const jwksResponseSchema = z
+  .strictObject({
+    keys: z.array(
+      z.strictObject({
+        kid: z.string(),
+        kty: z.enum(['EC', 'OKP']),
+        crv: z.enum(['P-256', 'Ed25519']),
+        x: z.string(),
+        y: z.string().optional(),
+        alg: z.enum(['ES256', 'EdDSA']),
+        use: z.literal('sig'),
+      }),
+    ),
+  })
+  .meta({ id: 'JsonWebKeySet' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int32 } from '../platform/validation/int32';
 import { safeText, uuidValue } from '../platform/validation/text.schemas';
 import type { CustomerRecord } from './customers.repository';
 
@@ -42,7 +43,7 @@ export const customerResponseSchema = z
 
 export const customerListResponseSchema = z
   .strictObject({
-    results: z.int().meta({ description: 'Number of customers in `customers`.' }),
+    results: int32().meta({ description: 'Number of customers in `customers`.' }),
     customers: z.array(customerResponseSchema).meta({
       description: `The location's customers with that externalReferenceId, oldest first (at most ${MAX_CUSTOMERS_PER_LOOKUP}).`,
     }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int32 } from '../platform/validation/int32';
 import { safeText, uuidValue } from '../platform/validation/text.schemas';
 import { CARD_TYPES, cardTypeOf } from './card-brand';
 import type { PaymentMethodRecord } from './payment-methods.repository';
@@ -94,7 +95,7 @@ export const paymentMethodDataSchema = z
 
 export const customerPaymentMethodsResponseSchema = z
   .strictObject({
-    results: z.int().meta({ description: 'Number of payment methods on the record. It equals the size of paymentMethods.' }),
+    results: int32().meta({ description: 'Number of payment methods on the record. It equals the size of paymentMethods.' }),
     paymentMethods: z.array(paymentMethodDataSchema).meta({ description: 'The saved payment methods, oldest first.' }),
   })
   .meta({ id: 'CustomerPaymentMethodsResponse' });

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import { createApp } from '../../src/app';
 import type { ApiClient } from '../../src/auth/api-clients';
 import { assembleAuth, type AuthSettings } from '../../src/auth/auth';
@@ -9,6 +9,7 @@ import { TokenIssuer } from '../../src/auth/token-issuer';
 import type { ExternalIssuerSettings } from '../../src/auth/token-verifier';
 import { createLogger } from '../../src/platform/logger';
 import { LOCATION_HEADER } from '../factories/locations';
+import { withContractCheck } from './contract/contract-recorder';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
 export const TEST_ISSUER = 'urn:test-issuer';
@@ -17,7 +18,8 @@ export const TEST_CORS_ORIGIN = 'https://checkout.example.test';
 export const TEST_CLIENT = { clientId: 'test-client', clientSecret: 'test-client-secret' };
 
 export interface TestApp {
-  app: Express;
+  /** The app, with every response it writes held to the OpenAPI document. */
+  app: RequestListener;
   db: TestDatabase;
   /** Every log line the app wrote, as written. */
   logLines: string[];
@@ -67,16 +69,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const adminAuthorization = { Authorization: `Bearer ${await tokenFor({ scopes: SCOPES, locations: ['*'] })}` };
 
   return {
-    app: createApp({
-      db: db.knex,
-      logger,
-      auth,
-      settings: {
-        paymentCurrencies: ['USD', 'CAD'],
-        sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? 86_400,
-        corsAllowedOrigins: [TEST_CORS_ORIGIN],
-      },
-    }),
+    app: withContractCheck(
+      createApp({
+        db: db.knex,
+        logger,
+        auth,
+        settings: {
+          paymentCurrencies: ['USD', 'CAD'],
+          sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? 86_400,
+          corsAllowedOrigins: [TEST_CORS_ORIGIN],
+        },
+      }),
+    ),
     db,
     logLines,
     keys,

@@ -1,29 +1,59 @@
 import { z } from 'zod';
+import { int32 } from '../validation/int32';
+import { ERROR_CATALOG, type ErrorCode } from './error-catalog';
 
-/** The body of a nested error in `errors[]`: one field's problem. */
-export const nestedErrorMessageSchema = z
-  .strictObject({
-    status: z.int().meta({ description: 'HTTP status of the response.' }),
-    code: z.int().meta({ description: 'Numeric identifier of the error condition.' }),
-    message: z.string().meta({ description: 'Description of the error.' }),
-    messageKey: z.string().meta({ description: 'Stable name of the error condition, e.g. VALIDATION_FAILED.' }),
-    fieldName: z.string().optional().meta({ description: 'Dotted path of the request field at fault.' }),
-  })
-  .meta({ id: 'NestedErrorMessage' });
+const CATALOG_ENTRIES = Object.entries(ERROR_CATALOG) as Array<[ErrorCode, (typeof ERROR_CATALOG)[ErrorCode]]>;
 
-/** The spec's ErrorMessage: the body of every non-2xx answer. */
-export const errorMessageSchema = z
+/** The catalog as a Markdown table, for the document's readers. */
+function catalogTable(): string {
+  const rows = [...CATALOG_ENTRIES]
+    .sort(([, a], [, b]) => a.code - b.code)
+    .map(([key, entry]) => `| ${entry.code} | ${entry.status} | ${key} | ${entry.message} |`);
+  return ['| code | HTTP status | messageKey | meaning |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+const errorCodes = CATALOG_ENTRIES.map(([, entry]) => entry.code).sort((a, b) => a - b);
+const errorKeys = CATALOG_ENTRIES.map(([key]) => key);
+
+interface ErrorMessageShape {
+  status: number;
+  code: number;
+  message: string;
+  messageKey: ErrorCode;
+  fieldName?: string | undefined;
+  link?: string | undefined;
+  requestId: string;
+  developerMessage?: string | undefined;
+  errors?: ErrorMessageShape[] | undefined;
+}
+
+/**
+ * The spec's ErrorMessage: the body of every non-2xx answer. `code` and
+ * `messageKey` come from one catalog, so an uncatalogued value fails the
+ * document's schema.
+ */
+export const errorMessageSchema: z.ZodType<ErrorMessageShape> = z
   .strictObject({
-    status: z.int().meta({ description: 'HTTP status of the response.' }),
-    code: z.int().meta({ description: 'Numeric identifier of the error condition (see the catalog).' }),
-    message: z.string().meta({ description: 'Description of the error.' }),
-    messageKey: z.string().meta({ description: 'Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND.' }),
-    fieldName: z.string().optional().meta({ description: 'The request field at fault, when exactly one is.' }),
+    status: int32().meta({ description: 'HTTP status of the response.' }),
+    code: z.literal(errorCodes as [number, ...number[]]).meta({
+      override: { type: 'integer', format: 'int32' },
+      description: `Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused.\n\n${catalogTable()}`,
+    }),
+    message: z.string().meta({ description: 'Description of the error, for a developer; never carries a submitted value.' }),
+    messageKey: z.enum(errorKeys as [ErrorCode, ...ErrorCode[]]).meta({
+      description: 'Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.',
+    }),
+    fieldName: z.string().optional().meta({ description: 'The request field (or header) at fault, when exactly one is, as a dotted path.' }),
     link: z.string().optional().meta({ description: 'Reserved for future use.' }),
-    requestId: z.string().meta({ description: "Identifier of the client's HTTP request (the X-Request-Id header)." }),
+    requestId: z.string().meta({ description: "Identifier of the client's HTTP request (also the X-Request-Id response header)." }),
     developerMessage: z.string().optional().meta({ description: 'Additional detail, if available.' }),
-    errors: z.array(nestedErrorMessageSchema).optional().meta({ description: 'One entry per field at fault.' }),
+    get errors() {
+      return z
+        .array(errorMessageSchema)
+        .optional()
+        .meta({ description: 'Nested errors: one entry per field at fault, when several are.' });
+    },
   })
   .meta({ id: 'ErrorMessage' });
 
-export type ErrorMessage = z.infer<typeof errorMessageSchema>;
+export type ErrorMessage = ErrorMessageShape;

@@ -28,6 +28,7 @@ export function toErrorMessage(
             message: problem.message,
             messageKey: errorCode,
             fieldName: problem.fieldName,
+            requestId,
           })),
         }
       : {}),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { SCOPES, type Scope } from '../../../src/auth/scopes';
 import { cardInput, createCustomer, saveCard } from '../../factories/customers';
@@ -36,7 +37,7 @@ interface Operation {
 // A fresh card for each delete, so an allowed delete does not break the next test.
 let spareCardId = '';
 async function saveSpareCard(): Promise<void> {
-  spareCardId = (await saveCard(testApp, location, customerId, cardInput({ fingerprint: `fp-${Math.random()}` }))).id;
+  spareCardId = (await saveCard(testApp, location, customerId, cardInput({ fingerprint: `fp-${randomUUID()}` }))).id;
 }
 
 const operations: Operation[] = [

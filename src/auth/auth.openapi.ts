@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { errorMessageSchema } from '../platform/errors/error-message.schemas';
+import { errorResponses, jsonResponse } from '../platform/openapi/operation-parts';
+import { JWKS_PATH } from './jwks.router';
+import { LOGIN_PATH } from './login.router';
+import {
+  clientCredentialsFormSchema,
+  jwksResponseSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  oauthErrorSchema,
+  oauthTokenResponseSchema,
+} from './login.schemas';
+
+const TAG = 'Authentication';
+
+/** The JSON login answers ErrorMessage, the RFC 6749 form answers OAuthError. */
+function loginError(description: string) {
+  return jsonResponse(description, z.union([errorMessageSchema, oauthErrorSchema]));
+}
+
+export const authPaths: ZodOpenApiPathsObject = {
+  [LOGIN_PATH]: {
+    post: {
+      operationId: 'login',
+      tags: [TAG],
+      summary: 'Get an access token (OAuth 2.0 client credentials)',
+      description:
+        'Two wire formats. JSON (`LoginRequest`, the spec\'s token call) answers `LoginResponse`, and its errors are ErrorMessage. RFC 6749 §4.4 form encoding (`grant_type=client_credentials`, credentials in the body or HTTP Basic) answers `OAuthTokenResponse`, and its errors are RFC 6749 §5.2 `OAuthError`. Answers carry `Cache-Control: no-store`; there are no refresh tokens. Repeated failed logins for one client id are answered 429 with `Retry-After`.',
+      security: [],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: loginRequestSchema },
+          'application/x-www-form-urlencoded': { schema: clientCredentialsFormSchema },
+        },
+      },
+      responses: {
+        '200': jsonResponse('An access token (a JWT in the RFC 9068 shape).', z.union([loginResponseSchema, oauthTokenResponseSchema])),
+        '400': loginError(
+          'The request is malformed (ErrorMessage 1000/1001/1002, or OAuthError invalid_request, unsupported_grant_type, invalid_scope).',
+        ),
+        '401': {
+          ...loginError('The client id or secret is wrong (ErrorMessage 4003, or OAuthError invalid_client with WWW-Authenticate).'),
+          headers: z.object({ 'WWW-Authenticate': z.string().optional().meta({ description: 'On the form-encoded grant: `Basic realm=...`.' }) }),
+        },
+        '429': {
+          ...loginError('Too many failed logins for this client id (ErrorMessage 4291, or OAuthError too_many_attempts).'),
+          headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait before trying again.' }) }),
+        },
+        ...errorResponses(['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']),
+      },
+    },
+  },
+  [JWKS_PATH]: {
+    get: {
+      operationId: 'getJsonWebKeySet',
+      tags: [TAG],
+      summary: "The public keys of this service's tokens",
+      description: 'By `kid`; the current key first, then keys retired by a rotation that tokens still in flight may carry.',
+      security: [],
+      responses: { '200': jsonResponse('The key set.', jwksResponseSchema) },
+    },
+  },
+};

@@ -1,0 +1,75 @@
+import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
+import { authPaths } from '../auth/auth.openapi';
+import { LOGIN_PATH } from '../auth/login.router';
+import { SCOPE, SCOPES, type Scope } from '../auth/scopes';
+import { customersPaths } from '../customers/customers.openapi';
+import { paymentIntentLifecycle, paymentIntentsPaths } from '../payment-intents/payment-intents.openapi';
+import { paymentMethodsPaths } from '../payment-methods/payment-methods.openapi';
+import { BEARER_SCHEME, OAUTH2_SCHEME } from '../platform/openapi/operation-parts';
+import { docsPaths } from './docs.openapi';
+
+/** The version the spec gives the customer API. */
+export const API_VERSION = '1.1.5';
+
+const SCOPE_MEANINGS: Record<Scope, string> = {
+  [SCOPE.customersRead]: 'Retrieve customer information: customers, their saved cards and defaults.',
+  [SCOPE.customersWrite]: 'Create customer records.',
+  [SCOPE.integrationRead]:
+    "The browser side's read scope: reads a customer's cards and default, or a payment intent, only together with a live Platform-Session-Secret.",
+  [SCOPE.serverWrite]: 'The hosted-checkout backend: save cards, set and delete defaults, create, read and cancel payment intents.',
+};
+
+const DESCRIPTION = `Keeps records of payors ("customers"), the cards saved to them, the default card per named integration context, and payment intents, for hosted-checkout integrations.
+
+## Calling it
+1. Get a token: \`POST ${LOGIN_PATH}\` with your client id and secret (OAuth 2.0 client credentials). Locally, \`npm start\` provides the client \`local-dev-client\` / \`local-dev-secret\`.
+2. Send it as \`Authorization: Bearer <token>\` with the header \`Platform-Restaurant-External-ID\` naming the location you act for. Every record belongs to one location; records of other locations answer 404.
+3. Every answer carries \`X-Request-Id\` (yours, when you send a safe one); quote it to support.
+
+## Errors
+Every non-2xx answer is an \`ErrorMessage\`, whose \`code\` comes from the catalog in its schema. Bad input is a 4xx that changes nothing. A full card number anywhere in a request is refused (code 1004) and never echoed or logged.
+
+## The browser-side read
+A checkout page in the browser must not hold a server credential. The backend creates a payment intent for the customer and passes its \`sessionSecret\` to the page; the page calls the card and default reads (and the intent read) with a token holding only \`simplified-payments-integration:read\` plus the header \`Platform-Session-Secret\`. The secret is valid only for its intent's customer, only in its location, and only while the intent is live (not SUCCEEDED or CANCELED, younger than 24 hours by default). CORS is allowed on these reads for configured origins only.
+
+## Payment intent lifecycle
+${paymentIntentLifecycle()}`;
+
+/** The whole API document, built from the zod schemas the routers validate with. */
+export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
+  const document: ZodOpenApiObject = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Customer Payment Profiles',
+      version: API_VERSION,
+      description: DESCRIPTION,
+      license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
+    },
+    servers: [{ url: '/', description: 'This service' }],
+    tags: [
+      { name: 'Customers', description: 'Payor records.' },
+      { name: 'Payment methods', description: 'Cards saved to a customer, and the default card per context name.' },
+      { name: 'Payment intents', description: 'Intents to pay, and the session secrets of the browser-side reads.' },
+      { name: 'Authentication', description: 'Tokens and the keys that verify them.' },
+      { name: 'Documentation', description: 'This document.' },
+    ],
+    security: [],
+    paths: { ...customersPaths, ...paymentMethodsPaths, ...paymentIntentsPaths, ...authPaths, ...docsPaths },
+    components: {
+      securitySchemes: {
+        [OAUTH2_SCHEME]: {
+          type: 'oauth2',
+          description: 'OAuth 2.0 client credentials. Each operation lists the scopes any one of which lets a token call it.',
+          flows: { clientCredentials: { tokenUrl: LOGIN_PATH, scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_MEANINGS[scope]])) } },
+        },
+        [BEARER_SCHEME]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'An access token from the token endpoint, pasted in; it needs the scopes the operation lists.',
+        },
+      },
+    },
+  };
+  return createDocument(document);
+}

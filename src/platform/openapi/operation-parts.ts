@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import type { Scope } from '../../auth/scopes';
+import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
+import { errorMessageSchema } from '../errors/error-message.schemas';
+import { LOCATION_HEADER } from '../http/location-header';
+import { SESSION_SECRET_HEADER } from '../../payment-intents/session-secret';
+
+/** The names under which the document declares its two security schemes. */
+export const OAUTH2_SCHEME = 'OAuth2';
+export const BEARER_SCHEME = 'BearerToken';
+
+/**
+ * The operation needs one of these scopes. Both schemes carry them: OAuth2 for
+ * clients that log in from the docs page, the bare bearer token for a token
+ * pasted in.
+ */
+export function securedBy(...scopes: Scope[]): Array<Record<string, string[]>> {
+  return scopes.flatMap((scope): Array<Record<string, string[]>> => [{ [OAUTH2_SCHEME]: [scope] }, { [BEARER_SCHEME]: [scope] }]);
+}
+
+export const locationHeaderSchema = z
+  .string()
+  .min(1)
+  .max(255)
+  .meta({
+    description:
+      'The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once.',
+    example: 'a3f1c7e2-6a41-4c8e-9d1e-2f0c6b7d8e90',
+  });
+
+/** The headers every /v1 operation takes. */
+export const locationHeaders = z.object({ [LOCATION_HEADER]: locationHeaderSchema });
+
+/**
+ * The browser-side reads: a token with only simplified-payments-integration:read
+ * must bring a live session secret; a token with the operation's full scope may.
+ */
+export const locationAndSessionSecretHeaders = locationHeaders.extend({
+  [SESSION_SECRET_HEADER]: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable).',
+    }),
+});
+
+/** A JSON answer with its schema. */
+export function jsonResponse(description: string, schema: z.ZodType): ZodOpenApiResponseObject {
+  return { description, content: { 'application/json': { schema } } };
+}
+
+/** One catalog entry as a line of a response's description. */
+function catalogLine(errorCode: ErrorCode): string {
+  const entry = ERROR_CATALOG[errorCode];
+  return `- \`${entry.code}\` ${errorCode}: ${entry.message}`;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'The request is malformed or has invalid fields; nothing was changed.',
+  401: 'The caller is not authenticated.',
+  403: 'The caller is authenticated but may not do this.',
+  404: 'The record does not exist for this location.',
+  409: 'The request conflicts with the current state.',
+  413: 'The request body is too large.',
+  415: 'The request body is not JSON.',
+  429: 'Too many requests.',
+  500: 'Internal server error. The body never carries internal detail; quote requestId to support.',
+  503: 'A dependency is unavailable; retry with backoff.',
+};
+
+/**
+ * ErrorMessage answers for the given catalog codes, grouped by HTTP status, each
+ * status's description listing the `code` values it can carry.
+ */
+export function errorResponses(errorCodes: readonly ErrorCode[]): ZodOpenApiResponsesObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const errorCode of errorCodes) {
+    const { status } = ERROR_CATALOG[errorCode];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), errorCode]);
+  }
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const description = [STATUS_TEXT[status] ?? 'Error.', '', ...codes.map(catalogLine)].join('\n');
+    responses[`${status}` as `4${string}`] = jsonResponse(description, errorMessageSchema);
+  }
+  return responses;
+}
+
+/** What any operation behind the bearer token and the location header can answer besides its own errors. */
+export const AUTHENTICATED_OPERATION_ERRORS: readonly ErrorCode[] = [
+  'LOCATION_HEADER_INVALID',
+  'CARD_NUMBER_REJECTED',
+  'AUTHENTICATION_REQUIRED',
+  'INVALID_TOKEN',
+  'INSUFFICIENT_SCOPE',
+  'LOCATION_NOT_PERMITTED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+  'IDENTITY_PROVIDER_UNAVAILABLE',
+];
+
+/** What an operation with a JSON body can answer about the body itself. */
+export const JSON_BODY_ERRORS: readonly ErrorCode[] = [
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'BODY_REQUIRED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+];

@@ -1,0 +1,237 @@
+import { contractDocument } from '../support/contract/openapi-contract';
+
+/**
+ * ../shared/spec/customer-payment-profiles.md, field for field: each schema's
+ * fields with the JSON type (and format) the spec gives them, and each of its
+ * six operations with the statuses, headers and scopes it lists.
+ */
+const SPEC_SCHEMAS: Record<string, Record<string, string>> = {
+  CreateCustomerRequest: { externalReferenceId: 'string', description: 'string' },
+  CustomerResponse: { id: 'string/uuid', externalReferenceId: 'string', description: 'string' },
+  CustomerPaymentMethodsResponse: { results: 'integer/int32', paymentMethods: 'array' },
+  PaymentMethodData: {
+    id: 'string',
+    type: 'string',
+    cardType: 'string',
+    lastFour: 'string',
+    month: 'string',
+    year: 'string',
+    card: 'object',
+  },
+  Card: { lastFour: 'string', expiry: 'object', type: 'string' },
+  Expiry: { month: 'string', year: 'string' },
+  SetDefaultPaymentMethodRequest: { paymentMethodId: 'string/uuid', contextName: 'string' },
+  DefaultPaymentMethodResponse: { paymentMethodId: 'string/uuid', contextName: 'string' },
+  PaymentIntent: {
+    id: 'string/uuid',
+    externalReferenceId: 'string',
+    sessionSecret: 'string',
+    amount: 'integer',
+    currency: 'string',
+    captureMethod: 'string',
+    status: 'string',
+    creationDate: 'string',
+    customerId: 'string/uuid',
+    amountDetails: 'object',
+    email: 'string',
+    paymentMethodConfigurationDetails: 'object',
+    standingInstructionType: 'string',
+    offSession: 'boolean',
+    latestPayment: 'null',
+    mandateId: 'string',
+  },
+  ErrorMessage: {
+    status: 'integer/int32',
+    code: 'integer/int32',
+    message: 'string',
+    messageKey: 'string',
+    fieldName: 'string',
+    link: 'string',
+    requestId: 'string',
+    developerMessage: 'string',
+    errors: 'array',
+  },
+};
+
+const SPEC_CARD_TYPES = ['Visa', 'Mastercard', 'Amex', 'Discover', 'JCB', 'Diners', 'Citi', 'Maestro', 'Laser', 'Solo', 'Interac', 'Eftpos', 'Unknown'];
+
+interface SpecOperation {
+  method: 'get' | 'post' | 'delete';
+  path: string;
+  statuses: string[];
+  scopes: string[];
+  sessionSecretHeader: boolean;
+  requestBody?: { mediaType: string; schema: string; required: boolean };
+  okSchema: string;
+}
+
+const SPEC_OPERATIONS: SpecOperation[] = [
+  {
+    method: 'post',
+    path: '/v1/customers',
+    statuses: ['200', '400', '401', '500'],
+    scopes: ['spi.customers:write'],
+    sessionSecretHeader: false,
+    requestBody: { mediaType: '*/*', schema: 'CreateCustomerRequest', required: false },
+    okSchema: 'CustomerResponse',
+  },
+  {
+    method: 'get',
+    path: '/v1/customers/{id}/payment-methods',
+    statuses: ['200', '404', '500'],
+    scopes: ['spi.customers:read', 'simplified-payments-integration:read'],
+    sessionSecretHeader: true,
+    okSchema: 'CustomerPaymentMethodsResponse',
+  },
+  {
+    method: 'post',
+    path: '/v1/customers/{id}/payment-methods/defaults',
+    statuses: ['200', '400', '404', '500'],
+    scopes: ['simplified-payments-integration.server:write'],
+    sessionSecretHeader: false,
+    requestBody: { mediaType: 'application/json', schema: 'SetDefaultPaymentMethodRequest', required: true },
+    okSchema: 'DefaultPaymentMethodResponse',
+  },
+  {
+    method: 'get',
+    path: '/v1/customers/{id}/payment-methods/defaults/{contextName}',
+    statuses: ['200', '404', '500'],
+    scopes: ['spi.customers:read', 'simplified-payments-integration:read'],
+    sessionSecretHeader: true,
+    okSchema: 'DefaultPaymentMethodResponse',
+  },
+  {
+    method: 'delete',
+    path: '/v1/customers/{id}/payment-methods/defaults/{contextName}',
+    statuses: ['200', '404', '500'],
+    scopes: ['simplified-payments-integration.server:write'],
+    sessionSecretHeader: false,
+    okSchema: 'DefaultPaymentMethodResponse',
+  },
+  {
+    method: 'get',
+    path: '/v1/payment-intents/{id}',
+    statuses: ['200', '400', '500'],
+    // The spec leaves this scope "not shown"; the service's choice is documented on the operation.
+    scopes: ['simplified-payments-integration.server:write'],
+    sessionSecretHeader: true,
+    okSchema: 'PaymentIntent',
+  },
+];
+
+type Schema = {
+  type?: string | string[];
+  format?: string;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  enum?: unknown[];
+  anyOf?: Schema[];
+  $ref?: string;
+  items?: Schema;
+};
+type Parameter = { in: string; name: string; required?: boolean };
+type Operation = {
+  parameters?: Parameter[];
+  security?: Array<Record<string, string[]>>;
+  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
+  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+};
+
+const schemas = (contractDocument.components as { schemas: Record<string, Schema> }).schemas;
+
+function resolve(schema: Schema): Schema {
+  return schema.$ref === undefined ? schema : resolve(schemas[schema.$ref.replace('#/components/schemas/', '')] ?? {});
+}
+
+/** The JSON types a property may take, nulls aside, with its format. */
+function typeOf(schema: Schema): string {
+  const resolved = resolve(schema);
+  const variants = resolved.anyOf?.map(resolve) ?? [resolved];
+  const types = variants.flatMap((variant) => (Array.isArray(variant.type) ? variant.type : [variant.type ?? (variant.$ref ? 'object' : '')]));
+  const nonNull = types.filter((type) => type !== 'null');
+  const type = nonNull.length === 0 ? 'null' : nonNull.join('|');
+  const format = variants.find((variant) => variant.format !== undefined)?.format;
+  return format === undefined ? type : `${type}/${format}`;
+}
+
+describe('the OpenAPI document against the spec', () => {
+  it.each(Object.entries(SPEC_SCHEMAS))('%s has exactly the spec’s fields, with its types', (name, fields) => {
+    const schema = schemas[name];
+    expect(schema).toBeDefined();
+    expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(Object.keys(fields).sort());
+    for (const [field, expected] of Object.entries(fields)) {
+      const actual = typeOf(schema?.properties?.[field] ?? {});
+      expect(`${field}: ${expected.includes('/') ? actual : actual.split('/')[0]}`).toBe(`${field}: ${expected}`);
+    }
+  });
+
+  it('requires both fields of SetDefaultPaymentMethodRequest and none of CreateCustomerRequest', () => {
+    expect(schemas.SetDefaultPaymentMethodRequest?.required?.sort()).toEqual(['contextName', 'paymentMethodId']);
+    expect(schemas.CreateCustomerRequest?.required ?? []).toEqual([]);
+  });
+
+  it('enumerates exactly the spec’s card brands', () => {
+    expect(resolve(schemas.PaymentMethodData?.properties?.cardType ?? {}).enum).toEqual(SPEC_CARD_TYPES);
+  });
+
+  it('carries amountDetails.tip and paymentMethodConfigurationDetails.id as the spec shapes them', () => {
+    const intent = schemas.PaymentIntent?.properties ?? {};
+    expect(typeOf(resolve(intent.amountDetails ?? {}).properties?.tip ?? {})).toBe('integer');
+    const configuration = resolve(intent.paymentMethodConfigurationDetails ?? {});
+    const objectVariant = configuration.anyOf?.map(resolve).find((variant) => variant.type === 'object') ?? configuration;
+    expect(typeOf(objectVariant.properties?.id ?? {})).toBe('string/uuid');
+  });
+
+  it.each(SPEC_OPERATIONS)('$method $path: statuses, headers, scopes and bodies as the spec lists them', (spec) => {
+    const operation = (contractDocument.paths[spec.path] as Record<string, Operation> | undefined)?.[spec.method];
+    expect(operation).toBeDefined();
+    if (operation === undefined) return;
+
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(spec.statuses));
+    for (const status of Object.keys(operation.responses).filter((code) => code >= '400')) {
+      expect(operation.responses[status]?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/ErrorMessage');
+    }
+    expect(operation.responses['200']?.content?.['application/json']?.schema.$ref).toBe(`#/components/schemas/${spec.okSchema}`);
+
+    const headers = (operation.parameters ?? []).filter((parameter) => parameter.in === 'header');
+    expect(headers.find((header) => header.name === 'Platform-Restaurant-External-ID')?.required).toBe(true);
+    const sessionSecret = headers.find((header) => header.name === 'Platform-Session-Secret');
+    expect(sessionSecret === undefined ? 'absent' : sessionSecret.required === true ? 'required' : 'optional').toBe(
+      spec.sessionSecretHeader ? 'optional' : 'absent',
+    );
+
+    const oauthScopes = (operation.security ?? []).flatMap((requirement) => requirement.OAuth2 ?? []);
+    expect(oauthScopes).toEqual(expect.arrayContaining(spec.scopes));
+
+    if (spec.requestBody === undefined) {
+      expect(operation.requestBody).toBeUndefined();
+    } else {
+      expect(operation.requestBody?.required ?? false).toBe(spec.requestBody.required);
+      expect(operation.requestBody?.content[spec.requestBody.mediaType]?.schema.$ref).toBe(`#/components/schemas/${spec.requestBody.schema}`);
+    }
+  });
+
+  it('is version 1.1.5 and declares the OAuth2 client-credentials flow with its token address and four scopes', () => {
+    const document = contractDocument as unknown as {
+      openapi: string;
+      info: { version: string };
+      components: { securitySchemes: Record<string, { type: string; flows?: { clientCredentials?: { tokenUrl: string; scopes: Record<string, string> } } }> };
+    };
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('1.1.5');
+    const flow = document.components.securitySchemes.OAuth2?.flows?.clientCredentials;
+    expect(flow?.tokenUrl).toBe('/authentication/v1/authentication/login');
+    expect(Object.keys(flow?.scopes ?? {}).sort()).toEqual([
+      'simplified-payments-integration.server:write',
+      'simplified-payments-integration:read',
+      'spi.customers:read',
+      'spi.customers:write',
+    ]);
+  });
+
+  it('starts every operation of the API with /v1, as the spec’s versioning says', () => {
+    const apiPaths = Object.keys(contractDocument.paths).filter((path) => !/^\/(authentication|\.well-known|openapi)/.test(path));
+    expect(apiPaths.length).toBeGreaterThan(0);
+    expect(apiPaths.filter((path) => !path.startsWith('/v1/'))).toEqual([]);
+  });
+});

@@ -1,0 +1,118 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SCOPE, SCOPES } from '../../src/auth/scopes';
+import {
+  createPaymentProfilesClient,
+  fetchAccessToken,
+  locationHeaders,
+  type PaymentProfilesClient,
+} from '../../src/client/payment-profiles-client';
+import { newLocation } from '../factories/locations';
+import { startTestApp, testSecretHash, type TestApp } from '../support/test-app';
+
+const BACKEND = { clientId: 'checkout-backend', clientSecret: 'backend-secret-for-tests' };
+const BROWSER = { clientId: 'checkout-page', clientSecret: 'page-secret-for-tests' };
+
+let t: TestApp;
+let server: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    clients: [
+      { clientId: BACKEND.clientId, secretHash: await testSecretHash(BACKEND.clientSecret), scopes: [...SCOPES], locations: ['*'] },
+      { clientId: BROWSER.clientId, secretHash: await testSecretHash(BROWSER.clientSecret), scopes: [SCOPE.integrationRead], locations: ['*'] },
+    ],
+  });
+  server = createServer(t.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+async function loggedIn(credentials: { clientId: string; clientSecret: string }): Promise<PaymentProfilesClient> {
+  const token = await fetchAccessToken(createPaymentProfilesClient({ baseUrl }), credentials);
+  return createPaymentProfilesClient({ baseUrl, accessToken: () => token });
+}
+
+describe('a whole hosted checkout through the typed client, over HTTP', () => {
+  it('logs in, creates a customer, saves a card, sets a default, creates an intent, and reads the cards with its session secret', async () => {
+    const location = newLocation();
+    const backend = await loggedIn(BACKEND);
+
+    const customer = await backend.POST('/v1/customers', {
+      params: { header: locationHeaders(location) },
+      body: { externalReferenceId: 'user-42', description: 'pat@example.com' },
+    });
+    expect(customer.response.status).toBe(200);
+    const customerId = customer.data?.id as string;
+
+    const card = await backend.POST('/v1/customers/{id}/payment-methods', {
+      params: { header: locationHeaders(location), path: { id: customerId } },
+      body: { type: 'CARD', card: { type: 'VISA', lastFour: '4242', expiry: { month: '12', year: '2031' } } },
+    });
+    expect(card.response.status).toBe(201);
+    expect(card.data).toMatchObject({ cardType: 'Visa', lastFour: '4242', card: { expiry: { month: '12', year: '2031' } } });
+    const paymentMethodId = card.data?.id as string;
+
+    const setDefault = await backend.POST('/v1/customers/{id}/payment-methods/defaults', {
+      params: { header: locationHeaders(location), path: { id: customerId } },
+      body: { paymentMethodId, contextName: 'web-checkout' },
+    });
+    expect(setDefault.data).toEqual({ paymentMethodId, contextName: 'web-checkout' });
+
+    const intent = await backend.POST('/v1/payment-intents', {
+      params: { header: locationHeaders(location) },
+      body: { amount: 2599, currency: 'USD', externalReferenceId: 'order-7', customerId },
+    });
+    expect(intent.response.status).toBe(201);
+    expect(intent.data).toMatchObject({ status: 'REQUIRES_PAYMENT_METHOD', customerId, amount: 2599 });
+    const sessionSecret = intent.data?.sessionSecret as string;
+
+    // The browser side: a read-only token plus the intent's session secret.
+    const page = await loggedIn(BROWSER);
+    const cards = await page.GET('/v1/customers/{id}/payment-methods', {
+      params: { header: locationHeaders(location, sessionSecret), path: { id: customerId } },
+    });
+    expect(cards.response.status).toBe(200);
+    expect(cards.data?.results).toBe(1);
+    expect(cards.data?.paymentMethods[0]?.id).toBe(paymentMethodId);
+
+    const chosen = await page.GET('/v1/customers/{id}/payment-methods/defaults/{contextName}', {
+      params: { header: locationHeaders(location, sessionSecret), path: { id: customerId, contextName: 'web-checkout' } },
+    });
+    expect(chosen.data).toEqual({ paymentMethodId, contextName: 'web-checkout' });
+
+    const ownIntent = await page.GET('/v1/payment-intents/{id}', {
+      params: { header: locationHeaders(location, sessionSecret), path: { id: intent.data?.id as string } },
+    });
+    expect(ownIntent.data?.id).toBe(intent.data?.id);
+
+    // Without the secret, the read-only token reads nothing; its error is typed as ErrorMessage.
+    const withoutSecret = await page.GET('/v1/customers/{id}/payment-methods', {
+      params: { header: locationHeaders(location), path: { id: customerId } },
+    });
+    expect(withoutSecret.response.status).toBe(401);
+    expect(withoutSecret.error?.code).toBe(4004);
+
+    // Once the backend cancels the intent, its secret stops working.
+    const canceled = await backend.POST('/v1/payment-intents/{id}/cancel', {
+      params: { header: locationHeaders(location), path: { id: intent.data?.id as string } },
+    });
+    expect(canceled.data?.status).toBe('CANCELED');
+    const afterCancel = await page.GET('/v1/customers/{id}/payment-methods', {
+      params: { header: locationHeaders(location, sessionSecret), path: { id: customerId } },
+    });
+    expect(afterCancel.response.status).toBe(401);
+  });
+
+  it('turns a wrong client secret into an error, not a token', async () => {
+    await expect(fetchAccessToken(createPaymentProfilesClient({ baseUrl }), { ...BACKEND, clientSecret: 'wrong' })).rejects.toThrow(
+      'Login failed with HTTP 401',
+    );
+  });
+});

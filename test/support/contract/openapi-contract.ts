@@ -1,0 +1,110 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { buildOpenApiDocument } from '../../../src/openapi/openapi-document';
+
+type Json = Record<string, unknown>;
+interface MediaType {
+  schema?: Json;
+}
+interface ResponseObject {
+  content?: Record<string, MediaType>;
+}
+interface Operation {
+  responses: Record<string, ResponseObject>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+/** The service's own OpenAPI document, as the tests hold responses to it. */
+export const contractDocument = buildOpenApiDocument() as unknown as { paths: Record<string, Record<string, Operation>>; components: Json };
+
+interface PathTemplate {
+  template: string;
+  pattern: RegExp;
+  /** Literal segments rank above parameters, as Express's routes do. */
+  literalSegments: number;
+}
+
+const templates: PathTemplate[] = Object.keys(contractDocument.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+  literalSegments: template.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).length,
+}));
+
+/** Every operation the document declares, as `METHOD /path/{template}`. */
+export function documentedOperations(): string[] {
+  return Object.entries(contractDocument.paths).flatMap(([template, item]) =>
+    METHODS.filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${template}`),
+  );
+}
+
+/** The documented operation a request reached, if any. */
+export function operationOf(method: string, path: string): { key: string; template: string; operation: Operation } | undefined {
+  const lower = method.toLowerCase();
+  const candidates = templates
+    .filter(({ template, pattern }) => pattern.test(path) && contractDocument.paths[template]?.[lower] !== undefined)
+    .sort((a, b) => b.literalSegments - a.literalSegments);
+  const best = candidates[0];
+  if (best === undefined) return undefined;
+  const operation = contractDocument.paths[best.template]?.[lower] as Operation;
+  return { key: `${method.toUpperCase()} ${best.template}`, template: best.template, operation };
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ $id: 'openapi', components: contractDocument.components });
+
+const compiled = new Map<Json, ValidateFunction>();
+function validatorFor(schema: Json): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    // Local references point into the document's components.
+    const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')) as Json;
+    validate = ajv.compile(rebased);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+export interface ObservedResponse {
+  method: string;
+  path: string;
+  status: number;
+  contentType: string | undefined;
+  body: string;
+}
+
+/** What is wrong with a response, by the document; empty when nothing is. */
+export function contractProblems(observed: ObservedResponse, operation: Operation): string[] {
+  const declared = operation.responses[String(observed.status)] ?? operation.responses.default;
+  if (declared === undefined) {
+    return [`status ${observed.status} is not declared (declared: ${Object.keys(operation.responses).join(', ')})`];
+  }
+  const media = declared.content;
+  if (media === undefined || Object.keys(media).length === 0) {
+    return observed.body.length === 0 ? [] : ['a body was sent where the document declares none'];
+  }
+  const mediaType = observed.contentType?.split(';')[0]?.trim().toLowerCase();
+  const entry = mediaType === undefined ? undefined : media[mediaType];
+  if (entry === undefined) return [`content type ${mediaType ?? '(none)'} is not declared (declared: ${Object.keys(media).join(', ')})`];
+  if (entry.schema === undefined) return [];
+  let value: unknown = observed.body;
+  if (mediaType === 'application/json') {
+    try {
+      value = JSON.parse(observed.body);
+    } catch {
+      return ['the body is not JSON'];
+    }
+  }
+  const validate = validatorFor(entry.schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => `body${error.instancePath} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`);
+}
+
+/** The ErrorMessage schema alone, for answers of paths the document does not have. */
+export function errorMessageProblems(observed: ObservedResponse): string[] {
+  const errorOnly: Operation = {
+    responses: { default: { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorMessage' } } } } },
+  };
+  return contractProblems(observed, errorOnly);
+}
