@@ -9,6 +9,9 @@ import { loginRouter } from './auth/login.router';
 import { browserCors, BROWSER_READ_PATHS } from './platform/http/browser-cors';
 import { locationOf } from './platform/http/request-context';
 import { openApiRouter } from './openapi/openapi.router';
+import { healthRouter } from './platform/health/health.router';
+import { Readiness } from './platform/lifecycle/readiness';
+import type { Metrics } from './platform/metrics/metrics';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { paymentIntentsRouter } from './payment-intents/payment-intents.router';
 import type { SessionSecretCheck } from './auth/authorize';
@@ -28,6 +31,10 @@ export interface AppDependencies {
   logger: Logger;
   auth: Auth;
   settings: AppSettings;
+  /** Turns readiness 503 during shutdown; a fresh one (never shutting down) when omitted. */
+  readiness?: Readiness;
+  /** Request timing for /metrics; none when omitted. */
+  metrics?: Metrics;
 }
 
 export interface AppSettings {
@@ -36,6 +43,8 @@ export interface AppSettings {
   sessionSecretTtlSeconds: number;
   /** Origins allowed to make the browser-side reads (CORS). */
   corsAllowedOrigins: readonly string[];
+  /** How long readiness waits for the database. */
+  healthDatabaseTimeoutMs?: number;
 }
 
 /** Answers about customers and their cards are never to be kept by a browser or a shared cache. */
@@ -45,7 +54,7 @@ const noStore: RequestHandler = (_request, response, next) => {
 };
 
 /** Builds the service's Express app. It never listens: server.ts and the tests do. */
-export function createApp({ db, logger, auth, settings }: AppDependencies): Express {
+export function createApp({ db, logger, auth, settings, readiness = new Readiness(), metrics }: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -65,7 +74,11 @@ export function createApp({ db, logger, auth, settings }: AppDependencies): Expr
 
   app.use(requestId(logger));
   app.use(requestLogger());
+  if (metrics) app.use(metrics.recordRequests);
   app.use(helmet());
+
+  // Probes need neither a token nor a location.
+  app.use(healthRouter(db, readiness, settings.healthDatabaseTimeoutMs ?? 1000));
 
   // Before authentication: a browser's preflight carries no token.
   app.use(BROWSER_READ_PATHS, browserCors(settings.corsAllowedOrigins));

@@ -1,50 +1,128 @@
 import 'dotenv/config';
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
+import { AggregatorRegistry, register as globalRegistry } from 'prom-client';
 import { createApp } from './app';
 import { createAuth } from './auth/auth';
-import { loadConfig } from './platform/config';
+import { loadConfig, type Config } from './platform/config';
 import { databaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
-import { createLogger } from './platform/logger';
+import { createHttpServer } from './platform/http/http-server';
+import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
+import { Readiness } from './platform/lifecycle/readiness';
+import { createLogger, type Logger } from './platform/logger';
+import { createMetrics } from './platform/metrics/metrics';
+import { createMetricsServer, registryCollector } from './platform/metrics/metrics.server';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger({ level: config.LOG_LEVEL });
+async function migrate(config: Config, logger: Logger): Promise<void> {
+  const { knex } = openDatabase(databaseOptionsFrom(config));
+  try {
+    logger.info({ applied: await migrateToLatest(knex) }, 'migrations applied');
+  } finally {
+    await knex.destroy();
+  }
+}
+
+/** One process serving the API: alone (WEB_CONCURRENCY=1) or as a cluster worker. */
+async function runWorker(config: Config, logger: Logger): Promise<void> {
   // Keys and clients first: a production misconfiguration stops start-up before anything opens.
   const auth = await createAuth(config);
   const { knex, kind } = openDatabase(databaseOptionsFrom(config));
-  if (config.MIGRATE_ON_START) {
-    const applied = await migrateToLatest(knex);
-    logger.info({ applied }, 'migrations applied');
+  // A cluster's primary has migrated already.
+  if (config.MIGRATE_ON_START && cluster.isPrimary) {
+    logger.info({ applied: await migrateToLatest(knex) }, 'migrations applied');
   }
-
-  const server = createApp({
+  const readiness = new Readiness();
+  // Cluster workers register on prom-client's global registry, which the
+  // primary aggregates; constructing an AggregatorRegistry in a worker is what
+  // makes it answer the primary's requests.
+  if (cluster.isWorker) new AggregatorRegistry();
+  const metrics = createMetrics(knex, cluster.isWorker ? globalRegistry : undefined);
+  const app = createApp({
     db: knex,
     logger,
     auth,
+    readiness,
+    metrics,
     settings: {
       paymentCurrencies: config.PAYMENT_CURRENCIES,
       sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
       corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS,
+      healthDatabaseTimeoutMs: config.HEALTH_DATABASE_TIMEOUT_MS,
     },
-  }).listen(config.PORT, config.HOST, () => {
+  });
+  const server = createHttpServer(app, {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxHeaderSize: config.HTTP_MAX_HEADER_SIZE,
+  });
+  const metricsServer =
+    config.METRICS_PORT > 0 && cluster.isPrimary ? createMetricsServer(registryCollector(metrics.registry)) : undefined;
+  stopGracefullyOnSignals({
+    server,
+    readiness,
+    db: knex,
+    logger,
+    timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    alsoClose: metricsServer ? [metricsServer] : [],
+  });
+  metricsServer?.listen(config.METRICS_PORT, config.HOST);
+  server.listen(config.PORT, config.HOST, () => {
     // The bound port, which differs from PORT when PORT=0 asks for any free one.
     const { port } = server.address() as AddressInfo;
-    logger.info({ port, host: config.HOST, database: kind }, 'listening');
+    logger.info({ port, host: config.HOST, database: kind, metricsPort: metricsServer ? config.METRICS_PORT : undefined }, 'listening');
   });
+}
 
+/**
+ * WEB_CONCURRENCY > 1: migrate once, fork the workers (they share the port),
+ * serve their aggregated metrics, replace a worker that dies, and on SIGTERM
+ * or SIGINT pass the signal on and exit once every worker has.
+ */
+async function runPrimary(config: Config, logger: Logger): Promise<void> {
+  if (config.MIGRATE_ON_START) await migrate(config, logger);
   let stopping = false;
+  const fork = (): void => {
+    cluster.fork();
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        logger.info('all workers stopped');
+        process.exit(0);
+      }
+      return;
+    }
+    logger.error({ workerPid: worker.process.pid, code, signal }, 'worker died; starting another');
+    fork();
+  });
+  for (let index = 0; index < config.WEB_CONCURRENCY; index += 1) fork();
+
+  const aggregator = new AggregatorRegistry();
+  const metricsServer =
+    config.METRICS_PORT > 0
+      ? createMetricsServer(async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }))
+      : undefined;
+  metricsServer?.listen(config.METRICS_PORT, config.HOST);
+
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void knex.destroy().then(() => process.exit(0));
-    });
-    server.closeIdleConnections();
+    logger.info({ signal, workers: Object.keys(cluster.workers ?? {}).length }, 'shutting down the cluster');
+    metricsServer?.close();
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    setTimeout(() => process.exit(1), config.SHUTDOWN_TIMEOUT_MS + 10_000).unref();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.NODE_ENV === 'development' && process.stdout.isTTY === true });
+  if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  return runWorker(config, logger);
 }
 
 main().catch((error: unknown) => {

@@ -42,6 +42,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description The process is up. Never touches the database, so a database outage does not get every replica restarted.
+         */
+        get: operations["liveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description The database answers within HEALTH_DATABASE_TIMEOUT_MS and the process is not shutting down; otherwise 503, so the load balancer sends traffic elsewhere.
+         */
+        get: operations["readiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -485,6 +525,10 @@ export interface components {
                 y?: string;
             }[];
         };
+        Liveness: {
+            /** @constant */
+            status: "UP";
+        };
         LoginRequest: {
             clientId: string;
             clientSecret: string;
@@ -577,6 +621,12 @@ export interface components {
             type: "CARD";
             /** @description Card expiration year. */
             year: string;
+        };
+        Readiness: {
+            /** @constant */
+            database: "UP";
+            /** @constant */
+            status: "UP";
         };
         SetDefaultPaymentMethodRequest: {
             /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. */
@@ -694,6 +744,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"] | components["schemas"]["OAuthError"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    liveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    readiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready for traffic. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             /**

@@ -6,6 +6,7 @@ import { customersPaths } from '../customers/customers.openapi';
 import { paymentIntentLifecycle, paymentIntentsPaths } from '../payment-intents/payment-intents.openapi';
 import { paymentMethodsPaths } from '../payment-methods/payment-methods.openapi';
 import { BEARER_SCHEME, OAUTH2_SCHEME } from '../platform/openapi/operation-parts';
+import { healthPaths } from '../platform/health/health.openapi';
 import { docsPaths } from './docs.openapi';
 
 /** The version the spec gives the customer API. */
@@ -51,10 +52,11 @@ export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
       { name: 'Payment methods', description: 'Cards saved to a customer, and the default card per context name.' },
       { name: 'Payment intents', description: 'Intents to pay, and the session secrets of the browser-side reads.' },
       { name: 'Authentication', description: 'Tokens and the keys that verify them.' },
+      { name: 'Operations', description: 'Probes for orchestrators and load balancers. Metrics are on their own port (METRICS_PORT).' },
       { name: 'Documentation', description: 'This document.' },
     ],
     security: [],
-    paths: { ...customersPaths, ...paymentMethodsPaths, ...paymentIntentsPaths, ...authPaths, ...docsPaths },
+    paths: { ...customersPaths, ...paymentMethodsPaths, ...paymentIntentsPaths, ...authPaths, ...healthPaths, ...docsPaths },
     components: {
       securitySchemes: {
         [OAUTH2_SCHEME]: {

@@ -15,6 +15,19 @@ const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** Worker processes (node:cluster); more than 1 needs DATABASE_URL, since PGlite is one process's. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /** How long SIGTERM waits for in-flight requests before closing them. */
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Prometheus metrics are served on this port only (never on PORT); 0 turns them off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /** Node's HTTP limits: see README's deployment section for why these values. */
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(15_000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(65_000),
+  HTTP_MAX_HEADER_SIZE: positiveInt.default(16_384),
+  /** How long readiness waits for the database before answering 503. */
+  HEALTH_DATABASE_TIMEOUT_MS: positiveInt.default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** A PostgreSQL server; when unset, an embedded PostgreSQL (PGlite) under DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
@@ -68,6 +81,14 @@ const environmentSchema = z.object({
   .refine((env) => env.AUTH_ISSUER === undefined || env.AUTH_ISSUER !== env.TOKEN_ISSUER, {
     message: "must differ from TOKEN_ISSUER, which names this service's own tokens",
     path: ['AUTH_ISSUER'],
+  })
+  .refine((env) => env.WEB_CONCURRENCY === 1 || env.DATABASE_URL !== undefined, {
+    message: 'more than one worker needs DATABASE_URL: the embedded database belongs to one process',
+    path: ['WEB_CONCURRENCY'],
+  })
+  .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
+    message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    path: ['HTTP_HEADERS_TIMEOUT_MS'],
   })
   .refine((env) => env.AUTH_CLIENTS === undefined || env.AUTH_CLIENTS_FILE === undefined, {
     message: 'set AUTH_CLIENTS or AUTH_CLIENTS_FILE, not both',

@@ -6,7 +6,7 @@ export type { Logger };
  * Paths that must never reach a log line, wherever an object carrying them is
  * logged by mistake: credentials, session secrets and card fields.
  */
-export const REDACTED_PATHS = [
+const REDACTED_ANYWHERE = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["platform-session-secret"]',
@@ -26,7 +26,17 @@ export const REDACTED_PATHS = [
   '*.cvc',
 ];
 
-export function createLogger(options: { level: string; destination?: pino.DestinationStream }): Logger {
+/** The wildcard paths match one level down; the same names at the top level are redacted too. */
+export const REDACTED_PATHS = [
+  ...REDACTED_ANYWHERE,
+  ...REDACTED_ANYWHERE.filter((path) => path.startsWith('*.')).map((path) => path.slice(2)),
+];
+
+/**
+ * JSON lines on stdout. `pretty` (development at a terminal only) formats
+ * them with pino-pretty, a development dependency that production never loads.
+ */
+export function createLogger(options: { level: string; destination?: pino.DestinationStream; pretty?: boolean }): Logger {
   const loggerOptions: LoggerOptions = {
     level: options.level,
     base: { service: 'customer-payment-profiles' },
@@ -34,5 +44,7 @@ export function createLogger(options: { level: string; destination?: pino.Destin
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     formatters: { level: (label) => ({ level: label }) },
   };
-  return options.destination ? pino(loggerOptions, options.destination) : pino(loggerOptions);
+  if (options.destination) return pino(loggerOptions, options.destination);
+  if (options.pretty) return pino({ ...loggerOptions, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } });
+  return pino(loggerOptions);
 }

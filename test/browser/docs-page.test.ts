@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startBuiltService, type RunningService } from '../support/process/built-service';
+import { startBuiltService, type RunningService } from '../support/process/service-process';
 
 /**
  * The reference page in a real headless Chromium (Debian's; never a

@@ -7,7 +7,9 @@ import { SCOPES, type Scope } from '../../src/auth/scopes';
 import { newSigningJwk, signingKeysFromJwk, type SigningKeys } from '../../src/auth/signing-keys';
 import { TokenIssuer } from '../../src/auth/token-issuer';
 import type { ExternalIssuerSettings } from '../../src/auth/token-verifier';
+import type { Readiness } from '../../src/platform/lifecycle/readiness';
 import { createLogger } from '../../src/platform/logger';
+import { createMetrics, type Metrics } from '../../src/platform/metrics/metrics';
 import { LOCATION_HEADER } from '../factories/locations';
 import { withContractCheck } from './contract/contract-recorder';
 import { openTestDatabase, type TestDatabase } from './test-database';
@@ -30,6 +32,7 @@ export interface TestApp {
   as(location: string): Record<string, string>;
   /** The Authorization header of that all-powerful token. */
   adminAuthorization: Record<string, string>;
+  metrics: Metrics | undefined;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,12 @@ export interface TestAppOptions {
   external?: ExternalIssuerSettings;
   maxLoginFailures?: number;
   sessionSecretTtlSeconds?: number;
+  /** Shared with the test, to start a shutdown. */
+  readiness?: Readiness;
+  /** Time requests for /metrics (exposed as `metrics`). */
+  withMetrics?: boolean;
+  /** Another database than a fresh test one, e.g. one that cannot be reached. */
+  database?: TestDatabase;
 }
 
 /** Cheap scrypt parameters: the tests check behaviour, not the hash's cost. */
@@ -47,7 +56,8 @@ export function testSecretHash(secret: string): Promise<string> {
 
 /** The real app over a real (test) database, with its log captured for assertions. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await openTestDatabase();
+  const db = options.database ?? (await openTestDatabase());
+  const metrics = options.withMetrics ? createMetrics(db.knex) : undefined;
   const logLines: string[] = [];
   const logger = createLogger({ level: 'info', destination: { write: (line: string) => logLines.push(line) } });
   const keys = await signingKeysFromJwk(await newSigningJwk());
@@ -74,6 +84,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         db: db.knex,
         logger,
         auth,
+        ...(options.readiness ? { readiness: options.readiness } : {}),
+        ...(metrics ? { metrics } : {}),
         settings: {
           paymentCurrencies: ['USD', 'CAD'],
           sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? 86_400,
@@ -87,6 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     tokenFor,
     as: (location) => ({ ...adminAuthorization, [LOCATION_HEADER]: location }),
     adminAuthorization,
+    metrics,
     close: () => db.close(),
   };
 }

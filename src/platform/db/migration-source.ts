@@ -23,7 +23,44 @@ export const migrationSource: Knex.MigrationSource<readonly [string, Migration]>
   getMigration: async ([, migration]) => migration,
 };
 
-export async function migrateToLatest(knex: Knex): Promise<string[]> {
+async function latest(knex: Knex): Promise<string[]> {
   const [, applied] = (await knex.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
+}
+
+/** Any fixed number: it names the "migrating" advisory lock of this service's databases. */
+const MIGRATION_LOCK_KEY = 7_162_023_011;
+
+interface RawPgConnection {
+  query(sql: string, values?: unknown[]): Promise<unknown>;
+}
+interface KnexClientInternals {
+  config: { client?: unknown };
+  acquireRawConnection(): Promise<RawPgConnection>;
+  destroyRawConnection(connection: RawPgConnection): Promise<void>;
+}
+
+/**
+ * Applies every pending migration. On a PostgreSQL server several replicas may
+ * start at once: Knex's own lock does not cover creating its bookkeeping tables
+ * (two first starts collide there) and answers a held lock with an error rather
+ * than a wait, so the whole run is serialized by a session advisory lock held
+ * on a connection of its own. The later replicas then find nothing to do.
+ */
+export async function migrateToLatest(knex: Knex): Promise<string[]> {
+  const client = knex.client as unknown as KnexClientInternals;
+  if (client.config.client !== 'pg') return latest(knex);
+  const lockConnection = await client.acquireRawConnection();
+  try {
+    // Waiting for another replica's migration may take longer than a statement may.
+    await lockConnection.query('set statement_timeout = 0');
+    await lockConnection.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      return await latest(knex);
+    } finally {
+      await lockConnection.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await client.destroyRawConnection(lockConnection);
+  }
 }

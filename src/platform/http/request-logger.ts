@@ -1,13 +1,5 @@
-import type { Request, RequestHandler } from 'express';
-
-/**
- * The route template, never the raw path: a path can carry identifiers a log
- * does not need and, from a careless caller, data it must not hold.
- */
-function routeOf(request: Request): string {
-  const template: unknown = request.route?.path;
-  return typeof template === 'string' ? `${request.baseUrl}${template}` : '(unmatched)';
-}
+import type { RequestHandler } from 'express';
+import { routeTemplateOf } from './route-template';
 
 /** One log line per request when its answer is sent: what was asked, of whom, and how it went. */
 export function requestLogger(): RequestHandler {
@@ -18,10 +10,11 @@ export function requestLogger(): RequestHandler {
       request.log.info(
         {
           method: request.method,
-          route: routeOf(request),
+          route: routeTemplateOf(request),
           status: response.statusCode,
           durationMs: Math.round(durationMs * 100) / 100,
           locationId: request.locationId,
+          clientId: request.auth?.clientId,
         },
         'request completed',
       );

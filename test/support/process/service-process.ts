@@ -7,13 +7,6 @@ import { createInterface } from 'node:readline';
 const ROOT = path.resolve(__dirname, '../../..');
 export const BUILT_SERVER = path.join(ROOT, 'dist/src/server.js');
 
-export interface RunningService {
-  baseUrl: string;
-  /** Every log line the service printed. */
-  logLines: string[];
-  stop(): Promise<number | null>;
-}
-
 function parseLogLine(line: string): { msg?: string; port?: number } {
   try {
     return JSON.parse(line) as { msg?: string; port?: number };
@@ -29,10 +22,39 @@ function parseLogLine(line: string): { msg?: string; port?: number } {
  */
 export async function startBuiltService(env: Record<string, string> = {}): Promise<RunningService> {
   if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npm run build\` first.`);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cpp-built-'));
-  const child: ChildProcess = spawn(process.execPath, [BUILT_SERVER], {
+  return startServiceProcess([BUILT_SERVER], env);
+}
+
+/** The same from the TypeScript sources (through tsx), for tests that run before a build. */
+export function startSourceService(env: Record<string, string> = {}): Promise<RunningService> {
+  return startServiceProcess(['--import', 'tsx', path.join(ROOT, 'src/server.ts')], env);
+}
+
+export interface RunningService {
+  baseUrl: string;
+  port: number;
+  logLines: string[];
+  /** Sends a signal, without waiting. */
+  signal(signal: NodeJS.Signals): void;
+  /** The exit code, once the process has exited. */
+  exited: Promise<number | null>;
+  stop(): Promise<number | null>;
+}
+
+async function startServiceProcess(args: string[], env: Record<string, string>): Promise<RunningService> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cpp-service-'));
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      METRICS_PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logLines: string[] = [];
@@ -50,14 +72,16 @@ export async function startBuiltService(env: Record<string, string> = {}): Promi
     });
     void exited.then((code) => reject(new Error(`The service exited with ${code}:\n${logLines.join('\n')}`)));
   });
+  void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    port,
     logLines,
+    signal: (signal) => child.kill(signal),
+    exited,
     async stop() {
-      child.kill('SIGTERM');
-      const code = await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-      return code;
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
     },
   };
 }

@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# The service's image. Each RUN below is a command .ci/run also runs (build,
+# then `npm ci --omit=dev` into a clean copy and `node dist/src/server.js`),
+# since no Docker engine runs where this project is built and tested.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY migrations ./migrations
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    PORT=8080 \
+    METRICS_PORT=9464 \
+    DATA_DIR=/app/data
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# No secrets here: signing key, clients and DATABASE_URL come from the
+# environment or mounted files at run time.
+RUN mkdir -p /app/data && chown node:node /app/data
+USER node
+EXPOSE ${PORT} ${METRICS_PORT}
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health/live').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["node", "dist/src/server.js"]

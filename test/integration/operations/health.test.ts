@@ -1,0 +1,54 @@
+import knexFactory from 'knex';
+import request from 'supertest';
+import { Readiness } from '../../../src/platform/lifecycle/readiness';
+import { freePort } from '../../support/process/free-port';
+import { startTestApp, type TestApp } from '../../support/test-app';
+
+describe('GET /health/live and /health/ready', () => {
+  let t: TestApp;
+  const readiness = new Readiness();
+  beforeAll(async () => {
+    t = await startTestApp({ readiness });
+  });
+  afterAll(() => t.close());
+
+  it('answers live and ready without a token or a location header, never cached', async () => {
+    const live = await request(t.app).get('/health/live').expect(200);
+    expect(live.body).toEqual({ status: 'UP' });
+    expect(live.headers['cache-control']).toBe('no-store');
+    const ready = await request(t.app).get('/health/ready').expect(200);
+    expect(ready.body).toEqual({ status: 'UP', database: 'UP' });
+  });
+
+  it('turns readiness 503 once a shutdown starts, while liveness stays 200', async () => {
+    readiness.startShutdown();
+    const ready = await request(t.app).get('/health/ready').expect(503);
+    expect(ready.body).toMatchObject({ status: 503, code: 5003, message: 'The service is shutting down.' });
+    await request(t.app).get('/health/live').expect(200);
+  });
+});
+
+describe('readiness with an unreachable database', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const knex = knexFactory({
+      client: 'pg',
+      connection: { host: '127.0.0.1', port: await freePort(), user: 'nobody', database: 'nothing', connectionTimeoutMillis: 500 },
+      pool: { min: 0, max: 1 },
+      acquireConnectionTimeout: 500,
+      // The refused connections are the point; knex would print each one.
+      log: { warn() {}, error() {}, debug() {}, deprecate() {} },
+    });
+    t = await startTestApp({ database: { knex, kind: 'postgres', close: () => knex.destroy() } });
+  });
+  afterAll(() => t.close());
+
+  it('answers readiness 503 with Retry-After, liveness 200, and API calls 503 rather than 500', async () => {
+    const ready = await request(t.app).get('/health/ready').expect(503);
+    expect(ready.body).toMatchObject({ status: 503, code: 5003, message: 'The database is not reachable.' });
+    expect(ready.headers['retry-after']).toBe('5');
+    await request(t.app).get('/health/live').expect(200);
+    const create = await request(t.app).post('/v1/customers').set(t.as('loc-unreachable')).send({}).expect(503);
+    expect(create.body.code).toBe(5003);
+  });
+});
