@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, register as globalRegistry } from 'prom-client';
 import { createApp } from './app';
-import { createAuth } from './auth/auth';
+import { assembleAuth, authSettingsFrom, loadAuthMaterial } from './auth/auth';
 import { loadConfig, type Config } from './platform/config';
 import { databaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
@@ -26,8 +26,9 @@ async function migrate(config: Config, logger: Logger): Promise<void> {
 /** One process serving the API: alone (WEB_CONCURRENCY=1) or as a cluster worker. */
 async function runWorker(config: Config, logger: Logger): Promise<void> {
   // Keys and clients first: a production misconfiguration stops start-up before anything opens.
-  const auth = await createAuth(config);
+  const { keys, clients } = await loadAuthMaterial(config);
   const { knex, kind } = openDatabase(databaseOptionsFrom(config));
+  const auth = assembleAuth(keys, clients, authSettingsFrom(config), knex);
   // A cluster's primary has migrated already.
   if (config.MIGRATE_ON_START && cluster.isPrimary) {
     logger.info({ applied: await migrateToLatest(knex) }, 'migrations applied');

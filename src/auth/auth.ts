@@ -1,4 +1,5 @@
 import type { JWK } from 'jose';
+import type { Knex } from 'knex';
 import type { Config } from '../platform/config';
 import { loadApiClients, type ApiClient } from './api-clients';
 import { LoginThrottle } from './login-throttle';
@@ -23,10 +24,11 @@ export interface AuthSettings {
   external?: ExternalIssuerSettings;
 }
 
-export function assembleAuth(keys: SigningKeys, clients: readonly ApiClient[], settings: AuthSettings): Auth {
+/** `db` holds the login throttle's counts, shared by every replica. */
+export function assembleAuth(keys: SigningKeys, clients: readonly ApiClient[], settings: AuthSettings, db: Knex): Auth {
   const { issuer, audience } = settings;
   const tokenIssuer = new TokenIssuer(keys, { issuer, audience, ttlSeconds: settings.ttlSeconds });
-  const throttle = new LoginThrottle({ maxFailures: settings.maxLoginFailures, windowSeconds: settings.loginWindowSeconds });
+  const throttle = new LoginThrottle(db, { maxFailures: settings.maxLoginFailures, windowSeconds: settings.loginWindowSeconds });
   return {
     verifier: new TokenVerifier({ issuer, audience, publicKeys: keys.publicKeys }, settings.external),
     login: new LoginService(clients, tokenIssuer, throttle),
@@ -47,7 +49,16 @@ export function authSettingsFrom(config: Config): AuthSettings {
   };
 }
 
-/** Keys and clients from the configuration (see signing-keys.ts and api-clients.ts for the rules). */
-export async function createAuth(config: Config): Promise<Auth> {
-  return assembleAuth(await loadSigningKeys(config), await loadApiClients(config), authSettingsFrom(config));
+export interface AuthMaterial {
+  keys: SigningKeys;
+  clients: readonly ApiClient[];
+}
+
+/**
+ * Keys and clients from the configuration (see signing-keys.ts and
+ * api-clients.ts for the rules), loaded before anything else opens so that a
+ * production misconfiguration stops start-up at once.
+ */
+export async function loadAuthMaterial(config: Config): Promise<AuthMaterial> {
+  return { keys: await loadSigningKeys(config), clients: await loadApiClients(config) };
 }

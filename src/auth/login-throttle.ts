@@ -1,16 +1,19 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Knex } from 'knex';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { postgresRateLimiter } from '../platform/rate-limit/postgres-rate-limiter';
 
 /**
  * Slows down online guessing of a client's secret: after `maxFailures` failed
  * logins for one client id within `windowSeconds`, that client id's logins are
- * refused (429) until the window ends, whatever secret they carry. Counted per
- * process; with several replicas a guesser gets that many more tries.
+ * refused (429) until the window ends, whatever secret they carry. The count
+ * lives in PostgreSQL, so spreading guesses over replicas gains nothing. When
+ * the database cannot be reached, logins fail with 503 rather than go uncounted.
  */
 export class LoginThrottle {
-  private readonly failures: RateLimiterMemory;
+  private readonly failures: RateLimiterAbstract;
 
-  constructor(settings: { maxFailures: number; windowSeconds: number }) {
-    this.failures = new RateLimiterMemory({ points: settings.maxFailures, duration: settings.windowSeconds });
+  constructor(db: Knex, settings: { maxFailures: number; windowSeconds: number }) {
+    this.failures = postgresRateLimiter(db, { keyPrefix: 'login', points: settings.maxFailures, durationSeconds: settings.windowSeconds });
   }
 
   /** Seconds until this client id may try again; 0 when it may now. */

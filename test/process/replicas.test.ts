@@ -101,3 +101,24 @@ describe('two replicas on one PostgreSQL database', () => {
     expect(normalized(spread)).toBe(normalized(single));
   }, 60_000);
 });
+
+describe('login throttle across replicas', () => {
+  it('counts failed logins made on either replica against one budget', async () => {
+    const login = (url: string, clientSecret: string): Promise<Response> =>
+      fetch(`${url}/authentication/v1/authentication/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ clientId: 'local-dev-client', clientSecret }),
+      });
+    // AUTH_LOGIN_MAX_FAILURES defaults to 5: three on one replica, two on the other.
+    const failures = [];
+    for (const url of [first.baseUrl, second.baseUrl, first.baseUrl, second.baseUrl, first.baseUrl]) {
+      failures.push((await login(url, 'a-wrong-guess')).status);
+    }
+    expect(failures).toEqual([401, 401, 401, 401, 401]);
+    // Had each replica counted alone, the second would still allow three more guesses.
+    const refused = await login(second.baseUrl, 'local-dev-secret');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  }, 30_000);
+});

@@ -72,7 +72,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     loginWindowSeconds: 60,
     ...(options.external ? { external: options.external } : {}),
   };
-  const auth = assembleAuth(keys, clients, settings);
+  const auth = assembleAuth(keys, clients, settings, db.knex);
   const issuer = new TokenIssuer(keys, settings);
   const tokenFor: TestApp['tokenFor'] = async ({ scopes, locations }) =>
     (await issuer.issue({ clientId: 'test-client', secretHash: '', scopes: [...scopes], locations: [...locations] }, scopes)).accessToken;
