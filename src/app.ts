@@ -8,8 +8,11 @@ import { jwksRouter } from './auth/jwks.router';
 import { loginRouter } from './auth/login.router';
 import { browserCors, BROWSER_READ_PATHS } from './platform/http/browser-cors';
 import { locationOf } from './platform/http/request-context';
+import { buildOpenApiDocument } from './openapi/openapi-document';
 import { openApiRouter } from './openapi/openapi.router';
 import { healthRouter } from './platform/health/health.router';
+import { IdempotentCreates, type IdempotencySettings } from './idempotency/idempotent-creates';
+import { apiRateLimit, type RateLimitSettings } from './platform/rate-limit/api-rate-limit';
 import { Readiness } from './platform/lifecycle/readiness';
 import type { Metrics } from './platform/metrics/metrics';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
@@ -45,6 +48,8 @@ export interface AppSettings {
   corsAllowedOrigins: readonly string[];
   /** How long readiness waits for the database. */
   healthDatabaseTimeoutMs?: number;
+  idempotency: IdempotencySettings;
+  rateLimit: RateLimitSettings;
 }
 
 /** Answers about customers and their cards are never to be kept by a browser or a shared cache. */
@@ -64,6 +69,8 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   const customers = new CustomersService(db);
   const paymentMethods = new PaymentMethodsService(db);
   const paymentIntents = new PaymentIntentsService(db, settings.sessionSecretTtlSeconds * 1000);
+  const creates = new IdempotentCreates(db, settings.idempotency);
+  const document = buildOpenApiDocument();
 
   // The browser side may read a customer's cards and default with a live
   // session secret of an intent for that customer.
@@ -82,7 +89,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
 
   // Before authentication: a browser's preflight carries no token.
   app.use(BROWSER_READ_PATHS, browserCors(settings.corsAllowedOrigins));
-  app.use(openApiRouter());
+  app.use(openApiRouter(document));
   app.use(loginRouter(auth.login));
   app.use(jwksRouter(auth.publicKeys));
   // Who is asking comes first (401), then for which location (400), then
@@ -93,12 +100,13 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
     authenticate(auth.verifier),
     locationHeader(),
     requireLocationEntitlement(),
-    customersRouter(customers),
-    paymentMethodsRouter(paymentMethods, customerSessionSecret),
-    paymentIntentsRouter(paymentIntents, settings.paymentCurrencies),
+    apiRateLimit(db, settings.rateLimit),
+    customersRouter(customers, creates),
+    paymentMethodsRouter(paymentMethods, creates, customerSessionSecret),
+    paymentIntentsRouter(paymentIntents, creates, settings.paymentCurrencies),
   );
 
-  app.use(routeNotFound());
+  app.use(routeNotFound(document.paths ?? {}));
   app.use(errorHandler());
   return app;
 }

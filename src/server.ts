@@ -8,6 +8,7 @@ import { loadConfig, type Config } from './platform/config';
 import { databaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
 import { createHttpServer } from './platform/http/http-server';
+import { scheduleIdempotencyKeyPurge } from './idempotency/purge-schedule';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { Readiness } from './platform/lifecycle/readiness';
 import { createLogger, type Logger } from './platform/logger';
@@ -22,6 +23,8 @@ async function migrate(config: Config, logger: Logger): Promise<void> {
     await knex.destroy();
   }
 }
+
+const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60 * 1000;
 
 /** One process serving the API: alone (WEB_CONCURRENCY=1) or as a cluster worker. */
 async function runWorker(config: Config, logger: Logger): Promise<void> {
@@ -50,6 +53,8 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
       corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS,
       healthDatabaseTimeoutMs: config.HEALTH_DATABASE_TIMEOUT_MS,
+      idempotency: { ttlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS, lockTimeoutSeconds: config.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS },
+      rateLimit: { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
     },
   });
   const server = createHttpServer(app, {
@@ -58,6 +63,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxHeaderSize: config.HTTP_MAX_HEADER_SIZE,
   });
+  scheduleIdempotencyKeyPurge(knex, logger, IDEMPOTENCY_PURGE_INTERVAL_MS);
   const metricsServer =
     config.METRICS_PORT > 0 && cluster.isPrimary ? createMetricsServer(registryCollector(metrics.registry)) : undefined;
   stopGracefullyOnSignals({

@@ -460,6 +460,8 @@ export interface components {
              *     | 1004 | 400 | CARD_NUMBER_REJECTED | A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry). |
              *     | 1005 | 413 | PAYLOAD_TOO_LARGE | The request body is larger than 100 kB. |
              *     | 1006 | 415 | UNSUPPORTED_MEDIA_TYPE | The request body must be JSON (application/json, UTF-8, not compressed). |
+             *     | 1007 | 422 | IDEMPOTENCY_KEY_REUSED | This Idempotency-Key was already used with a different request. Use a new key for a new request. |
+             *     | 1008 | 405 | METHOD_NOT_ALLOWED | This path does not take this method; the Allow header lists those it takes. |
              *     | 2001 | 404 | CUSTOMER_NOT_FOUND | The customer record does not exist. |
              *     | 2002 | 404 | PAYMENT_METHOD_NOT_FOUND | The payment method does not exist. |
              *     | 2003 | 404 | PAYMENT_METHOD_NOT_OWNED | The payment method does not belong to this customer. |
@@ -468,6 +470,7 @@ export interface components {
              *     | 2006 | 404 | PAYMENT_INTENT_NOT_FOUND | The payment intent does not exist. |
              *     | 3001 | 409 | CONFLICT | The request conflicts with a concurrent change. Retry it. |
              *     | 3002 | 409 | PAYMENT_INTENT_STATUS_CONFLICT | The payment intent cannot make this change in its current status. |
+             *     | 3003 | 409 | IDEMPOTENCY_REQUEST_IN_PROGRESS | A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives. |
              *     | 4001 | 401 | AUTHENTICATION_REQUIRED | A bearer access token is required: Authorization: Bearer <token>. |
              *     | 4002 | 401 | INVALID_TOKEN | The access token is invalid or has expired. |
              *     | 4003 | 401 | INVALID_CLIENT_CREDENTIALS | The client id or client secret is wrong. |
@@ -475,12 +478,13 @@ export interface components {
              *     | 4031 | 403 | INSUFFICIENT_SCOPE | The access token lacks the scope this operation needs. |
              *     | 4032 | 403 | LOCATION_NOT_PERMITTED | The access token is not entitled to act for this location. |
              *     | 4291 | 429 | TOO_MANY_LOGIN_ATTEMPTS | Too many failed logins for this client; retry after the time Retry-After gives. |
+             *     | 4292 | 429 | RATE_LIMITED | Too many requests for this client and location; retry after the time Retry-After gives. |
              *     | 5000 | 500 | INTERNAL_ERROR | Internal server error. |
              *     | 5003 | 503 | SERVICE_UNAVAILABLE | The service is temporarily unavailable. Retry later. |
              *     | 5004 | 503 | IDENTITY_PROVIDER_UNAVAILABLE | The identity provider's signing keys could not be fetched. Retry later. |
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 3001 | 3002 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 3001 | 3002 | 3003 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are. */
@@ -495,7 +499,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -766,6 +770,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -832,6 +838,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -958,6 +966,25 @@ export interface operations {
                 };
             };
             /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
              * @description Internal server error. The body never carries internal detail; quote requestId to support.
              *
              *     - `5000` INTERNAL_ERROR: Internal server error.
@@ -978,6 +1005,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -990,6 +1019,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
+                "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
                 "Platform-Restaurant-External-ID": string;
             };
@@ -1005,6 +1036,8 @@ export interface operations {
             /** @description The new customer record. */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1060,9 +1093,11 @@ export interface operations {
              * @description The request conflicts with the current state.
              *
              *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+             *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
              */
             409: {
                 headers: {
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1096,6 +1131,38 @@ export interface operations {
                 };
             };
             /**
+             * @description The request is well formed but cannot be processed as sent.
+             *
+             *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
              * @description Internal server error. The body never carries internal detail; quote requestId to support.
              *
              *     - `5000` INTERNAL_ERROR: Internal server error.
@@ -1116,6 +1183,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1205,6 +1274,25 @@ export interface operations {
                 };
             };
             /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
              * @description Internal server error. The body never carries internal detail; quote requestId to support.
              *
              *     - `5000` INTERNAL_ERROR: Internal server error.
@@ -1225,6 +1313,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1317,6 +1407,25 @@ export interface operations {
                 };
             };
             /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
              * @description Internal server error. The body never carries internal detail; quote requestId to support.
              *
              *     - `5000` INTERNAL_ERROR: Internal server error.
@@ -1337,6 +1446,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1349,6 +1460,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
+                "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
                 "Platform-Restaurant-External-ID": string;
             };
@@ -1367,6 +1480,8 @@ export interface operations {
             /** @description The card was already saved (same fingerprint) and is updated. */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1376,6 +1491,8 @@ export interface operations {
             /** @description The card is saved. */
             201: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1444,9 +1561,11 @@ export interface operations {
              * @description The request conflicts with the current state.
              *
              *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+             *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
              */
             409: {
                 headers: {
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1480,6 +1599,38 @@ export interface operations {
                 };
             };
             /**
+             * @description The request is well formed but cannot be processed as sent.
+             *
+             *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
              * @description Internal server error. The body never carries internal detail; quote requestId to support.
              *
              *     - `5000` INTERNAL_ERROR: Internal server error.
@@ -1500,6 +1651,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1595,6 +1748,26 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1622,6 +1795,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1634,6 +1809,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
+                "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
                 "Platform-Restaurant-External-ID": string;
             };
@@ -1652,6 +1829,8 @@ export interface operations {
             /** @description The default for the context. */
             200: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1722,9 +1901,11 @@ export interface operations {
              * @description The request conflicts with the current state.
              *
              *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+             *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
              */
             409: {
                 headers: {
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1758,6 +1939,38 @@ export interface operations {
                 };
             };
             /**
+             * @description The request is well formed but cannot be processed as sent.
+             *
+             *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
              * @description Internal server error. The body never carries internal detail; quote requestId to support.
              *
              *     - `5000` INTERNAL_ERROR: Internal server error.
@@ -1778,6 +1991,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1872,6 +2087,25 @@ export interface operations {
                 };
             };
             /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
              * @description Internal server error. The body never carries internal detail; quote requestId to support.
              *
              *     - `5000` INTERNAL_ERROR: Internal server error.
@@ -1892,6 +2126,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1989,6 +2225,26 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2016,6 +2272,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2028,6 +2286,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
+                "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
                 "Platform-Restaurant-External-ID": string;
             };
@@ -2043,6 +2303,8 @@ export interface operations {
             /** @description The new intent, in REQUIRES_PAYMENT_METHOD, with a new session secret. */
             201: {
                 headers: {
+                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2111,9 +2373,11 @@ export interface operations {
              * @description The request conflicts with the current state.
              *
              *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+             *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
              */
             409: {
                 headers: {
+                    "Retry-After"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2147,6 +2411,38 @@ export interface operations {
                 };
             };
             /**
+             * @description The request is well formed but cannot be processed as sent.
+             *
+             *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
              * @description Internal server error. The body never carries internal detail; quote requestId to support.
              *
              *     - `5000` INTERNAL_ERROR: Internal server error.
@@ -2167,6 +2463,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2259,6 +2557,25 @@ export interface operations {
                 };
             };
             /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
              * @description Internal server error. The body never carries internal detail; quote requestId to support.
              *
              *     - `5000` INTERNAL_ERROR: Internal server error.
@@ -2279,6 +2596,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2694,26 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2402,6 +2741,8 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
                     [name: string]: unknown;
                 };
                 content: {

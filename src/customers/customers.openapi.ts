@@ -2,7 +2,10 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { SCOPE } from '../auth/scopes';
 import {
   AUTHENTICATED_OPERATION_ERRORS,
+  createdResponse,
+  creatingOperationHeaders,
   errorResponses,
+  IDEMPOTENT_CREATE_ERRORS,
   JSON_BODY_ERRORS,
   jsonResponse,
   locationHeaders,
@@ -26,11 +29,11 @@ export const customersPaths: ZodOpenApiPathsObject = {
       description:
         'Creates a record of a payor (the person or organization that pays; not a restaurant guest). Its `id` can be used to create a payment intent. Both fields are optional; an omitted field, or `null`, is stored as `null`. The body is read as JSON whatever its Content-Type says (the spec declares a wildcard media type); no body at all creates an empty record.',
       security: securedBy(SCOPE.customersWrite),
-      requestParams: { header: locationHeaders },
+      requestParams: { header: creatingOperationHeaders },
       requestBody: { required: false, content: { '*/*': { schema: createCustomerRequestSchema } } },
       responses: {
-        '200': jsonResponse('The new customer record.', customerResponseSchema),
-        ...errorResponses([...JSON_BODY_ERRORS, 'CONFLICT', ...AUTHENTICATED_OPERATION_ERRORS]),
+        '200': createdResponse('The new customer record.', customerResponseSchema),
+        ...errorResponses([...JSON_BODY_ERRORS, 'CONFLICT', ...IDEMPOTENT_CREATE_ERRORS, ...AUTHENTICATED_OPERATION_ERRORS]),
       },
     },
     get: {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
+import { inCurrentTransaction } from '../platform/db/request-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import {
   findCustomer,
@@ -10,7 +11,12 @@ import {
 import { MAX_CUSTOMERS_PER_LOOKUP, type CreateCustomerInput } from './customers.schemas';
 
 export class CustomersService {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly knex: Knex) {}
+
+  /** Inside an idempotent create, its transaction (see request-transaction.ts). */
+  private get db(): Knex {
+    return inCurrentTransaction(this.knex);
+  }
 
   /** Creates a payor record under the location. Its id is always ours (time-ordered UUIDv7), never the caller's. */
   async create(locationId: string, input: CreateCustomerInput): Promise<CustomerRecord> {

@@ -37,7 +37,9 @@ A checkout page in the browser must not hold a server credential. The backend cr
 ${paymentIntentLifecycle()}`;
 
 /** The whole API document, built from the zod schemas the routers validate with. */
-export function buildOpenApiDocument(): ReturnType<typeof createDocument> {
+export type OpenApiDocument = ReturnType<typeof createDocument>;
+
+export function buildOpenApiDocument(): OpenApiDocument {
   const document: ZodOpenApiObject = {
     openapi: '3.1.0',
     info: {

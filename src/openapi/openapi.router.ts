@@ -2,7 +2,7 @@ import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import { documentYaml } from './openapi-yaml';
 import { DOCS_PATH, OPENAPI_JSON_PATH, OPENAPI_YAML_PATH } from './docs.openapi';
-import { buildOpenApiDocument } from './openapi-document';
+import type { OpenApiDocument } from './openapi-document';
 
 /**
  * The docs page loads only this service's own files (Swagger UI from its npm
@@ -73,9 +73,8 @@ const docsSecurityHeaders: RequestHandler = (_request, response, next) => {
 };
 
 /** GET /openapi.json, /openapi.yaml and the interactive reference page at /docs. */
-export function openApiRouter(): Router {
+export function openApiRouter(document: OpenApiDocument): Router {
   const router = Router();
-  const document = buildOpenApiDocument();
   const json = JSON.stringify(document);
   const yaml = documentYaml(document);
 

@@ -2,7 +2,10 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { SCOPE } from '../auth/scopes';
 import {
   AUTHENTICATED_OPERATION_ERRORS,
+  createdResponse,
+  creatingOperationHeaders,
   errorResponses,
+  IDEMPOTENT_CREATE_ERRORS,
   JSON_BODY_ERRORS,
   jsonResponse,
   locationAndSessionSecretHeaders,
@@ -42,14 +45,14 @@ export const paymentIntentsPaths: ZodOpenApiPathsObject = {
       summary: 'Create a payment intent',
       description: `Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its \`sessionSecret\` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); \`currency\` must be one of the configured currencies (default ${DOCUMENTED_CURRENCIES.join(', ')}). A \`customerId\` must be a customer of this location.\n\n${paymentIntentLifecycle()}`,
       security: securedBy(SCOPE.serverWrite),
-      requestParams: { header: locationHeaders },
+      requestParams: { header: creatingOperationHeaders },
       requestBody: {
         required: true,
         content: { 'application/json': { schema: createPaymentIntentRequestSchema(DOCUMENTED_CURRENCIES) } },
       },
       responses: {
-        '201': jsonResponse('The new intent, in REQUIRES_PAYMENT_METHOD, with a new session secret.', paymentIntentSchema),
-        ...errorResponses([...JSON_BODY_ERRORS, 'CUSTOMER_NOT_FOUND', 'CONFLICT', ...AUTHENTICATED_OPERATION_ERRORS]),
+        '201': createdResponse('The new intent, in REQUIRES_PAYMENT_METHOD, with a new session secret.', paymentIntentSchema),
+        ...errorResponses([...JSON_BODY_ERRORS, 'CUSTOMER_NOT_FOUND', 'CONFLICT', ...IDEMPOTENT_CREATE_ERRORS, ...AUTHENTICATED_OPERATION_ERRORS]),
       },
     },
   },

@@ -1,13 +1,19 @@
 import { Router } from 'express';
 import { requireReadWithSessionSecret, requireScope, type SessionSecretCheck } from '../auth/authorize';
 import { SCOPE } from '../auth/scopes';
+import type { IdempotentCreates } from '../idempotency/idempotent-creates';
+import { idempotentRoute } from '../idempotency/idempotent-route';
 import { jsonBody } from '../platform/http/json-body';
 import { locationOf } from '../platform/http/request-context';
 import { parseInput } from '../platform/validation/parse-input';
 import { createPaymentIntentRequestSchema, paymentIntentParamsSchema, toPaymentIntent } from './payment-intents.schemas';
 import type { PaymentIntentsService } from './payment-intents.service';
 
-export function paymentIntentsRouter(intents: PaymentIntentsService, currencies: readonly string[]): Router {
+export function paymentIntentsRouter(
+  intents: PaymentIntentsService,
+  creates: IdempotentCreates,
+  currencies: readonly string[],
+): Router {
   const router = Router();
   const serverWrite = requireScope(SCOPE.serverWrite);
   const createSchema = createPaymentIntentRequestSchema(currencies);
@@ -19,10 +25,15 @@ export function paymentIntentsRouter(intents: PaymentIntentsService, currencies:
   };
 
   // Not in the spec: the hosted-checkout backend creates the intent before checkout.
-  router.post('/payment-intents', serverWrite, jsonBody({ anyContentType: false }), async (request, response) => {
-    const input = parseInput(createSchema, request.body);
-    response.status(201).json(toPaymentIntent(await intents.create(locationOf(request), input)));
-  });
+  router.post(
+    '/payment-intents',
+    serverWrite,
+    jsonBody({ anyContentType: false }),
+    idempotentRoute(creates, async (request) => {
+      const input = parseInput(createSchema, request.body);
+      return { status: 201, body: toPaymentIntent(await intents.create(locationOf(request), input)) };
+    }),
+  );
 
   router.get('/payment-intents/:id', requireReadWithSessionSecret(SCOPE.serverWrite, ownIntentSecret), async (request, response) => {
     const { id } = parseInput(paymentIntentParamsSchema, request.params);

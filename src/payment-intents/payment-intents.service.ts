@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
+import { inCurrentTransaction } from '../platform/db/request-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import { FINAL_STATUSES, statusesLeadingTo } from './payment-intent-status';
 import {
@@ -13,9 +14,14 @@ import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from './
 
 export class PaymentIntentsService {
   constructor(
-    private readonly db: Knex,
+    private readonly knex: Knex,
     private readonly sessionSecretTtlMs: number,
   ) {}
+
+  /** Inside an idempotent create, its transaction (see request-transaction.ts). */
+  private get db(): Knex {
+    return inCurrentTransaction(this.knex);
+  }
 
   async create(locationId: string, input: CreatePaymentIntentInput): Promise<PaymentIntentRecord> {
     const id = uuidv7();

@@ -3,7 +3,10 @@ import { SCOPE } from '../auth/scopes';
 import { customerIdParamsSchema } from '../customers/customers.schemas';
 import {
   AUTHENTICATED_OPERATION_ERRORS,
+  createdResponse,
+  creatingOperationHeaders,
   errorResponses,
+  IDEMPOTENT_CREATE_ERRORS,
   JSON_BODY_ERRORS,
   jsonResponse,
   locationAndSessionSecretHeaders,
@@ -47,12 +50,18 @@ export const paymentMethodsPaths: ZodOpenApiPathsObject = {
       description:
         "Not in the spec: how the card vault hands over a saved card's metadata (brand, last four, expiry; never the number or CVV: a body containing anything that looks like a full card number is refused with code 1004 and the value is never echoed or logged). Saving a card with a `fingerprint` already saved to this customer updates that card and answers 200; a new card answers 201.",
       security: securedBy(SCOPE.serverWrite),
-      requestParams: { header: locationHeaders, path: customerIdParamsSchema },
+      requestParams: { header: creatingOperationHeaders, path: customerIdParamsSchema },
       requestBody: { required: true, content: { 'application/json': { schema: createPaymentMethodRequestSchema } } },
       responses: {
-        '200': jsonResponse('The card was already saved (same fingerprint) and is updated.', paymentMethodDataSchema),
-        '201': jsonResponse('The card is saved.', paymentMethodDataSchema),
-        ...errorResponses([...JSON_BODY_ERRORS, 'CUSTOMER_NOT_FOUND', 'CONFLICT', ...AUTHENTICATED_OPERATION_ERRORS]),
+        '200': createdResponse('The card was already saved (same fingerprint) and is updated.', paymentMethodDataSchema),
+        '201': createdResponse('The card is saved.', paymentMethodDataSchema),
+        ...errorResponses([
+          ...JSON_BODY_ERRORS,
+          'CUSTOMER_NOT_FOUND',
+          'CONFLICT',
+          ...IDEMPOTENT_CREATE_ERRORS,
+          ...AUTHENTICATED_OPERATION_ERRORS,
+        ]),
       },
     },
   },
@@ -85,16 +94,17 @@ export const paymentMethodsPaths: ZodOpenApiPathsObject = {
       description:
         "Makes a saved card the customer's default for a context name (one default per context; setting another replaces it). Setting the same card again is a no-op that answers 200.",
       security: securedBy(SCOPE.serverWrite),
-      requestParams: { header: locationHeaders, path: customerIdParamsSchema },
+      requestParams: { header: creatingOperationHeaders, path: customerIdParamsSchema },
       requestBody: { required: true, content: { 'application/json': { schema: setDefaultPaymentMethodRequestSchema } } },
       responses: {
-        '200': jsonResponse('The default for the context.', defaultPaymentMethodResponseSchema),
+        '200': createdResponse('The default for the context.', defaultPaymentMethodResponseSchema),
         ...errorResponses([
           ...JSON_BODY_ERRORS,
           'CUSTOMER_NOT_FOUND',
           'PAYMENT_METHOD_NOT_FOUND',
           'PAYMENT_METHOD_NOT_OWNED',
           'CONFLICT',
+          ...IDEMPOTENT_CREATE_ERRORS,
           ...AUTHENTICATED_OPERATION_ERRORS,
         ]),
       },

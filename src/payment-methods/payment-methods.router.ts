@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { requireReadWithSessionSecret, requireScope, type SessionSecretCheck } from '../auth/authorize';
 import { SCOPE } from '../auth/scopes';
+import type { IdempotentCreates } from '../idempotency/idempotent-creates';
+import { idempotentRoute } from '../idempotency/idempotent-route';
 import { customerIdParamsSchema } from '../customers/customers.schemas';
 import { jsonBody } from '../platform/http/json-body';
 import { locationOf } from '../platform/http/request-context';
@@ -14,7 +16,11 @@ import {
   toPaymentMethodData,
 } from './payment-methods.schemas';
 
-export function paymentMethodsRouter(paymentMethods: PaymentMethodsService, checkSessionSecret?: SessionSecretCheck): Router {
+export function paymentMethodsRouter(
+  paymentMethods: PaymentMethodsService,
+  creates: IdempotentCreates,
+  checkSessionSecret?: SessionSecretCheck,
+): Router {
   const router = Router();
   const serverWrite = requireScope(SCOPE.serverWrite);
   const customerRead = requireReadWithSessionSecret(SCOPE.customersRead, checkSessionSecret);
@@ -26,12 +32,17 @@ export function paymentMethodsRouter(paymentMethods: PaymentMethodsService, chec
   });
 
   // Not in the spec: how the card vault hands a saved card's metadata over.
-  router.post('/customers/:id/payment-methods', serverWrite, jsonBody({ anyContentType: false }), async (request, response) => {
-    const { id } = parseInput(customerIdParamsSchema, request.params);
-    const input = parseInput(createPaymentMethodRequestSchema, request.body);
-    const { paymentMethod, created } = await paymentMethods.save(locationOf(request), id, input);
-    response.status(created ? 201 : 200).json(toPaymentMethodData(paymentMethod));
-  });
+  router.post(
+    '/customers/:id/payment-methods',
+    serverWrite,
+    jsonBody({ anyContentType: false }),
+    idempotentRoute(creates, async (request) => {
+      const { id } = parseInput(customerIdParamsSchema, request.params);
+      const input = parseInput(createPaymentMethodRequestSchema, request.body);
+      const { paymentMethod, created } = await paymentMethods.save(locationOf(request), id, input);
+      return { status: created ? 201 : 200, body: toPaymentMethodData(paymentMethod) };
+    }),
+  );
 
   router.delete('/customers/:id/payment-methods/:paymentMethodId', serverWrite, async (request, response) => {
     const { id, paymentMethodId } = parseInput(paymentMethodParamsSchema, request.params);
@@ -43,11 +54,11 @@ export function paymentMethodsRouter(paymentMethods: PaymentMethodsService, chec
     '/customers/:id/payment-methods/defaults',
     serverWrite,
     jsonBody({ anyContentType: false }),
-    async (request, response) => {
+    idempotentRoute(creates, async (request) => {
       const { id } = parseInput(customerIdParamsSchema, request.params);
       const input = parseInput(setDefaultPaymentMethodRequestSchema, request.body);
-      response.status(200).json(await paymentMethods.setDefault(locationOf(request), id, input));
-    },
+      return { status: 200, body: await paymentMethods.setDefault(locationOf(request), id, input) };
+    }),
   );
 
   router.get('/customers/:id/payment-methods/defaults/:contextName', customerRead, async (request, response) => {

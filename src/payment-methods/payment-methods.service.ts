@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { customerExists } from '../customers/customers.repository';
+import { inCurrentTransaction } from '../platform/db/request-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import {
   deleteDefaultPaymentMethod,
@@ -23,7 +24,12 @@ import type { CreatePaymentMethodInput, SetDefaultPaymentMethodInput } from './p
  * only a miss pays for the queries that say which 404 it was.
  */
 export class PaymentMethodsService {
-  constructor(private readonly db: Knex) {}
+  constructor(private readonly knex: Knex) {}
+
+  /** Inside an idempotent create, its transaction (see request-transaction.ts). */
+  private get db(): Knex {
+    return inCurrentTransaction(this.knex);
+  }
 
   /** Saves the vault's card metadata; a fingerprint the customer already has updates that card instead. */
   async save(

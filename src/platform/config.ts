@@ -54,6 +54,13 @@ const environmentSchema = z.object({
   /** Failed logins per client id allowed in AUTH_LOGIN_WINDOW_SECONDS before logins are refused with 429. */
   AUTH_LOGIN_MAX_FAILURES: positiveInt.default(5),
   AUTH_LOGIN_WINDOW_SECONDS: positiveInt.default(300),
+  /** How long an Idempotency-Key's answer is kept and replayed. */
+  IDEMPOTENCY_KEY_TTL_SECONDS: positiveInt.default(86_400),
+  /** An attempt unfinished after this long is presumed dead, and a retry with its key may run. */
+  IDEMPOTENCY_LOCK_TIMEOUT_SECONDS: positiveInt.default(60),
+  /** Requests per client and location per RATE_LIMIT_WINDOW_SECONDS; 0 turns the limit off. */
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(0).default(1200),
+  RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
   /** Currencies payment intents may use: ISO 4217 codes, comma-separated. */
   PAYMENT_CURRENCIES: z
     .string()

@@ -24,7 +24,20 @@ describe('ErrorMessage on every failure', () => {
   it('answers an unknown route with a 404 ErrorMessage', async () => {
     expectErrorMessage(await request(testApp.app).get('/nowhere'), 404, 2005);
     expectErrorMessage(await request(testApp.app).get('/v1/nowhere').set(testApp.as('loc')), 404, 2005);
-    expectErrorMessage(await request(testApp.app).put('/v1/customers').set(testApp.as('loc')), 404, 2005);
+    expectErrorMessage(await request(testApp.app).get('/v1/customers/a/b/c/d/e').set(testApp.as('loc')), 404, 2005);
+  });
+
+  it.each([
+    ['put', '/v1/customers', 'GET, HEAD, POST'],
+    ['patch', '/v1/customers/0191b3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b', 'GET, HEAD'],
+    ['put', '/v1/customers/x/payment-methods/defaults', 'DELETE, POST'],
+    ['get', '/v1/payment-intents/x/cancel', 'POST'],
+    ['delete', '/health/live', 'GET, HEAD'],
+    ['post', '/openapi.json', 'GET, HEAD'],
+  ] as const)('answers %s %s, a path that takes other methods, with 405 and Allow: %s', async (method, path, allow) => {
+    const response = await request(testApp.app)[method](path).set(testApp.as(newLocation()));
+    expectErrorMessage(response, 405, 1008);
+    expect(response.headers.allow).toBe(allow);
   });
 
   it('answers malformed JSON with 400 MALFORMED_JSON and no parser detail', async () => {

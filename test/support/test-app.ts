@@ -7,6 +7,7 @@ import { SCOPES, type Scope } from '../../src/auth/scopes';
 import { newSigningJwk, signingKeysFromJwk, type SigningKeys } from '../../src/auth/signing-keys';
 import { TokenIssuer } from '../../src/auth/token-issuer';
 import type { ExternalIssuerSettings } from '../../src/auth/token-verifier';
+import type { RateLimitSettings } from '../../src/platform/rate-limit/api-rate-limit';
 import type { Readiness } from '../../src/platform/lifecycle/readiness';
 import { createLogger } from '../../src/platform/logger';
 import { createMetrics, type Metrics } from '../../src/platform/metrics/metrics';
@@ -27,7 +28,7 @@ export interface TestApp {
   logLines: string[];
   keys: SigningKeys;
   /** A token signed by the app's own key, as its login would issue it. */
-  tokenFor(grant: { scopes: readonly Scope[]; locations: readonly string[] }): Promise<string>;
+  tokenFor(grant: { scopes: readonly Scope[]; locations: readonly string[] }, clientId?: string): Promise<string>;
   /** Headers for a request at `location` with a token holding every scope for every location. */
   as(location: string): Record<string, string>;
   /** The Authorization header of that all-powerful token. */
@@ -45,6 +46,9 @@ export interface TestAppOptions {
   readiness?: Readiness;
   /** Time requests for /metrics (exposed as `metrics`). */
   withMetrics?: boolean;
+  idempotencyTtlSeconds?: number;
+  /** A tight limit for the tests about it; others get one they never reach. */
+  rateLimit?: RateLimitSettings;
   /** Another database than a fresh test one, e.g. one that cannot be reached. */
   database?: TestDatabase;
 }
@@ -74,8 +78,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   const auth = assembleAuth(keys, clients, settings, db.knex);
   const issuer = new TokenIssuer(keys, settings);
-  const tokenFor: TestApp['tokenFor'] = async ({ scopes, locations }) =>
-    (await issuer.issue({ clientId: 'test-client', secretHash: '', scopes: [...scopes], locations: [...locations] }, scopes)).accessToken;
+  const tokenFor: TestApp['tokenFor'] = async ({ scopes, locations }, clientId = TEST_CLIENT.clientId) =>
+    (await issuer.issue({ clientId, secretHash: '', scopes: [...scopes], locations: [...locations] }, scopes)).accessToken;
   const adminAuthorization = { Authorization: `Bearer ${await tokenFor({ scopes: SCOPES, locations: ['*'] })}` };
 
   return {
@@ -90,6 +94,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           paymentCurrencies: ['USD', 'CAD'],
           sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? 86_400,
           corsAllowedOrigins: [TEST_CORS_ORIGIN],
+          idempotency: { ttlSeconds: options.idempotencyTtlSeconds ?? 86_400, lockTimeoutSeconds: 60 },
+          rateLimit: options.rateLimit ?? { requests: 100_000, windowSeconds: 60 },
         },
       }),
     ),

@@ -21,6 +21,13 @@ const BY_SQLSTATE: Record<string, ErrorCode> = {
 
 const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
+/**
+ * How `pg` words a connection lost under a query, which carries no code. The
+ * second is what a transaction rejects with when the connection died mid-way
+ * and Knex's ROLLBACK could not be sent (the server rolls back on its own).
+ */
+const CONNECTION_LOST_MESSAGES = ['Connection terminated', 'connection error and is not queryable', 'Client was closed and is not queryable'];
+
 export function classifyDatabaseError(error: unknown): ErrorCode | undefined {
   if (error === null || typeof error !== 'object') return undefined;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
@@ -31,6 +38,6 @@ export function classifyDatabaseError(error: unknown): ErrorCode | undefined {
   }
   // Knex gives up waiting for a pooled connection with this error.
   if (name === 'KnexTimeoutError') return 'SERVICE_UNAVAILABLE';
-  if (typeof message === 'string' && message.includes('Connection terminated')) return 'SERVICE_UNAVAILABLE';
+  if (typeof message === 'string' && CONNECTION_LOST_MESSAGES.some((lost) => message.includes(lost))) return 'SERVICE_UNAVAILABLE';
   return undefined;
 }

@@ -25,6 +25,12 @@ export const ERROR_CATALOG = {
     code: 1006,
     message: 'The request body must be JSON (application/json, UTF-8, not compressed).',
   },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    code: 1007,
+    message: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+  },
+  METHOD_NOT_ALLOWED: { status: 405, code: 1008, message: 'This path does not take this method; the Allow header lists those it takes.' },
   CUSTOMER_NOT_FOUND: { status: 404, code: 2001, message: 'The customer record does not exist.' },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, code: 2002, message: 'The payment method does not exist.' },
   PAYMENT_METHOD_NOT_OWNED: {
@@ -71,6 +77,16 @@ export const ERROR_CATALOG = {
     status: 409,
     code: 3001,
     message: 'The request conflicts with a concurrent change. Retry it.',
+  },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: {
+    status: 409,
+    code: 3003,
+    message: 'A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    code: 4292,
+    message: 'Too many requests for this client and location; retry after the time Retry-After gives.',
   },
   INTERNAL_ERROR: { status: 500, code: 5000, message: 'Internal server error.' },
   SERVICE_UNAVAILABLE: {

@@ -5,6 +5,7 @@ import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
 import { errorMessageSchema } from '../errors/error-message.schemas';
 import { LOCATION_HEADER } from '../http/location-header';
 import { SESSION_SECRET_HEADER } from '../../payment-intents/session-secret';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER } from '../../idempotency/idempotency-key';
 
 /** The names under which the document declares its two security schemes. */
 export const OAUTH2_SCHEME = 'OAuth2';
@@ -31,6 +32,32 @@ export const locationHeaderSchema = z
 
 /** The headers every /v1 operation takes. */
 export const locationHeaders = z.object({ [LOCATION_HEADER]: locationHeaderSchema });
+
+/** The headers of a creating POST: the location, and an optional Idempotency-Key. */
+export const creatingOperationHeaders = locationHeaders.extend({
+  [IDEMPOTENCY_KEY_HEADER]: z
+    .string()
+    .regex(IDEMPOTENCY_KEY_PATTERN)
+    .optional()
+    .meta({
+      description:
+        'Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt\'s status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all.',
+      example: '5f0c1b4e-3f0e-4c52-9a8d-1c2b3d4e5f60',
+    }),
+});
+
+/** A creating operation's success answer, which a retry with the same Idempotency-Key replays. */
+export function createdResponse(description: string, schema: z.ZodType): ZodOpenApiResponseObject {
+  return {
+    ...jsonResponse(description, schema),
+    headers: z.object({
+      [IDEMPOTENT_REPLAYED_HEADER]: z
+        .literal('true')
+        .optional()
+        .meta({ description: 'Present when this is the stored answer of an earlier attempt with the same Idempotency-Key.' }),
+    }),
+  };
+}
 
 /**
  * The browser-side reads: a token with only simplified-payments-integration:read
@@ -62,12 +89,33 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'The caller is not authenticated.',
   403: 'The caller is authenticated but may not do this.',
   404: 'The record does not exist for this location.',
+  405: 'The path exists but does not take this method; `Allow` lists the methods it takes.',
   409: 'The request conflicts with the current state.',
   413: 'The request body is too large.',
   415: 'The request body is not JSON.',
+  422: 'The request is well formed but cannot be processed as sent.',
   429: 'Too many requests.',
   500: 'Internal server error. The body never carries internal detail; quote requestId to support.',
   503: 'A dependency is unavailable; retry with backoff.',
+};
+
+const retryAfter = z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before retrying.' });
+
+/** Headers the error answers of a status carry. */
+const HEADERS_BY_STATUS: Partial<Record<number, z.ZodObject>> = {
+  409: z.object({ 'Retry-After': retryAfter.optional() }),
+  429: z.object({
+    'Retry-After': retryAfter,
+    RateLimit: z
+      .string()
+      .optional()
+      .meta({ description: 'What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8).' }),
+    'RateLimit-Policy': z
+      .string()
+      .optional()
+      .meta({ description: 'The policy: `"client-location";q=<requests>;w=<window seconds>`.' }),
+  }),
+  503: z.object({ 'Retry-After': retryAfter }),
 };
 
 /**
@@ -83,7 +131,8 @@ export function errorResponses(errorCodes: readonly ErrorCode[]): ZodOpenApiResp
   const responses: ZodOpenApiResponsesObject = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const description = [STATUS_TEXT[status] ?? 'Error.', '', ...codes.map(catalogLine)].join('\n');
-    responses[`${status}` as `4${string}`] = jsonResponse(description, errorMessageSchema);
+    const headers = HEADERS_BY_STATUS[status];
+    responses[`${status}` as `4${string}`] = { ...jsonResponse(description, errorMessageSchema), ...(headers ? { headers } : {}) };
   }
   return responses;
 }
@@ -96,10 +145,14 @@ export const AUTHENTICATED_OPERATION_ERRORS: readonly ErrorCode[] = [
   'INVALID_TOKEN',
   'INSUFFICIENT_SCOPE',
   'LOCATION_NOT_PERMITTED',
+  'RATE_LIMITED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
   'IDENTITY_PROVIDER_UNAVAILABLE',
 ];
+
+/** What a creating POST can answer about its Idempotency-Key. */
+export const IDEMPOTENT_CREATE_ERRORS: readonly ErrorCode[] = ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'];
 
 /** What an operation with a JSON body can answer about the body itself. */
 export const JSON_BODY_ERRORS: readonly ErrorCode[] = [

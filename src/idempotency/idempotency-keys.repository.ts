@@ -1,0 +1,100 @@
+import type { Knex } from 'knex';
+
+/** Whose key it is: keys are scoped to the client and the location, so two callers never collide. */
+export interface IdempotencyScope {
+  clientId: string;
+  locationId: string;
+  key: string;
+}
+
+export interface StoredReply {
+  status: number;
+  body: unknown;
+}
+
+export type IdempotencyRecord =
+  | { state: 'in_progress'; fingerprint: string }
+  | { state: 'completed'; fingerprint: string; reply: StoredReply };
+
+interface IdempotencyRow {
+  state: 'in_progress' | 'completed';
+  fingerprint: string;
+  response_status: number | null;
+  response_body: unknown;
+}
+
+function scopeColumns(scope: IdempotencyScope): Record<string, string> {
+  return { client_id: scope.clientId, location_id: scope.locationId, key: scope.key };
+}
+
+/**
+ * Claims the key for one attempt, committed at once so that a concurrent
+ * attempt sees it. Takes over a row that has expired, or whose attempt (with
+ * the same request) has held it past `lockTimeoutSeconds` without finishing,
+ * e.g. because its process died. True when this attempt holds the claim.
+ */
+export async function claimIdempotencyKey(
+  db: Knex,
+  scope: IdempotencyScope,
+  claim: { fingerprint: string; claimToken: string; ttlSeconds: number; lockTimeoutSeconds: number },
+): Promise<boolean> {
+  const result = (await db.raw(
+    `insert into idempotency_keys (client_id, location_id, key, fingerprint, claim_token, state, locked_at, expires_at)
+     values (:clientId, :locationId, :key, :fingerprint, :claimToken, 'in_progress', now(), now() + make_interval(secs => :ttlSeconds))
+     on conflict (client_id, location_id, key) do update
+       set fingerprint = excluded.fingerprint, claim_token = excluded.claim_token, state = 'in_progress',
+           response_status = null, response_body = null, locked_at = now(), expires_at = excluded.expires_at
+       where idempotency_keys.expires_at <= now()
+          or (idempotency_keys.state = 'in_progress'
+              and idempotency_keys.fingerprint = excluded.fingerprint
+              and idempotency_keys.locked_at <= now() - make_interval(secs => :lockTimeoutSeconds))
+     returning claim_token`,
+    { ...scope, ...claim },
+  )) as { rows: Array<{ claim_token: string }> };
+  return result.rows[0]?.claim_token === claim.claimToken;
+}
+
+export async function findIdempotencyKey(db: Knex, scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
+  const row = (await db('idempotency_keys')
+    .select('state', 'fingerprint', 'response_status', 'response_body')
+    .where(scopeColumns(scope))
+    .where('expires_at', '>', db.fn.now())
+    .first()) as IdempotencyRow | undefined;
+  if (row === undefined) return undefined;
+  if (row.state === 'in_progress' || row.response_status === null) return { state: 'in_progress', fingerprint: row.fingerprint };
+  return { state: 'completed', fingerprint: row.fingerprint, reply: { status: row.response_status, body: row.response_body } };
+}
+
+/**
+ * Records the answer, in the transaction that made the record it answers
+ * with. False when the claim was lost (taken over after the lock timeout):
+ * the caller must then roll back, or the request would take effect twice.
+ */
+export async function completeIdempotencyKey(
+  trx: Knex.Transaction,
+  scope: IdempotencyScope,
+  claimToken: string,
+  reply: StoredReply,
+): Promise<boolean> {
+  const updated = await trx('idempotency_keys')
+    .where({ ...scopeColumns(scope), claim_token: claimToken, state: 'in_progress' })
+    .update({ state: 'completed', response_status: reply.status, response_body: JSON.stringify(reply.body) })
+    .returning('key');
+  return updated.length === 1;
+}
+
+/**
+ * Gives the key back after an attempt that stored nothing (refused input, a
+ * fault), so that a retry runs afresh. Never touches a completed record: when
+ * a commit's outcome is unknown, the record may well have been stored.
+ */
+export async function releaseIdempotencyKey(db: Knex, scope: IdempotencyScope, claimToken: string): Promise<void> {
+  await db('idempotency_keys').where({ ...scopeColumns(scope), claim_token: claimToken, state: 'in_progress' }).delete();
+}
+
+/** Deletes expired keys; answers how many. */
+export async function purgeExpiredIdempotencyKeys(db: Knex): Promise<number> {
+  // Counted from `returning`: PGlite's Knex driver does not answer a count for a bare delete.
+  const purged = await db('idempotency_keys').where('expires_at', '<=', db.fn.now()).delete().returning('key');
+  return purged.length;
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { runInTransaction } from '../platform/db/request-transaction';
+import { DomainError } from '../platform/errors/domain-error';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyKey,
+  releaseIdempotencyKey,
+  type IdempotencyScope,
+  type StoredReply,
+} from './idempotency-keys.repository';
+
+export interface IdempotencySettings {
+  /** How long an answer is kept and replayed (24 h by default, as Stripe does). */
+  ttlSeconds: number;
+  /** After this long unfinished, a claim is presumed dead (its process gone) and a retry may take it over. */
+  lockTimeoutSeconds: number;
+}
+
+export type IdempotentOutcome =
+  | { kind: 'fresh'; reply: StoredReply }
+  | { kind: 'replayed'; reply: StoredReply };
+
+/**
+ * Runs creating requests at most once per Idempotency-Key, after the IETF
+ * draft (draft-ietf-httpapi-idempotency-key-header) and Stripe:
+ *
+ * - the first attempt claims the key; its record and its answer commit in one
+ *   transaction, so a retry either replays that answer or finds nothing done;
+ * - a retry with the same request replays the stored status and body;
+ * - the same key with a different request is 422, and while the first attempt
+ *   is still running, 409 with Retry-After;
+ * - an attempt that stores nothing (refused input, a fault) gives the key back.
+ */
+export class IdempotentCreates {
+  constructor(
+    private readonly db: Knex,
+    private readonly settings: IdempotencySettings,
+  ) {}
+
+  /**
+   * `attempt` answers the reply to store, or throws what must not be stored.
+   * Its service calls run in the transaction that also stores the reply.
+   */
+  async run(scope: IdempotencyScope, fingerprint: string, attempt: () => Promise<StoredReply>): Promise<IdempotentOutcome> {
+    const claimToken = randomUUID();
+    const claimed = await claimIdempotencyKey(this.db, scope, { fingerprint, claimToken, ...this.settings });
+    if (!claimed) return { kind: 'replayed', reply: await this.earlierReply(scope, fingerprint) };
+    try {
+      const reply = await this.db.transaction(async (trx) => {
+        const made = await runInTransaction(trx, attempt);
+        if (!(await completeIdempotencyKey(trx, scope, claimToken, made))) throw new DomainError('CONFLICT');
+        return made;
+      });
+      return { kind: 'fresh', reply };
+    } catch (error) {
+      // Best effort: if the database is gone, the claim lapses after the lock timeout.
+      await releaseIdempotencyKey(this.db, scope, claimToken).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async earlierReply(scope: IdempotencyScope, fingerprint: string): Promise<StoredReply> {
+    const earlier = await findIdempotencyKey(this.db, scope);
+    // Completed and purged between the claim and this read: rare; the caller retries.
+    if (earlier === undefined) throw new DomainError('CONFLICT');
+    if (earlier.fingerprint !== fingerprint) throw new DomainError('IDEMPOTENCY_KEY_REUSED', { fieldName: 'Idempotency-Key' });
+    if (earlier.state === 'in_progress') {
+      throw new DomainError('IDEMPOTENCY_REQUEST_IN_PROGRESS', { headers: { 'Retry-After': '1' } });
+    }
+    return earlier.reply;
+  }
+}

@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import knexFactory, { type Knex } from 'knex';
+import request from 'supertest';
+import { openDatabase } from '../../src/platform/db/database';
+import { migrateToLatest } from '../../src/platform/db/migration-source';
+import { newLocation } from '../factories/locations';
+import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
+import { startTcpProxy, type TcpProxy } from '../support/process/tcp-proxy';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * The service against a real PostgreSQL server reached through a TCP proxy
+ * that the tests break. Always on a server (a fresh database), even in the
+ * PGlite suite: these faults are the network's and the server's.
+ */
+const POOL_MAX = 3;
+const ACQUIRE_TIMEOUT_MS = 1000;
+const STATEMENT_TIMEOUT_MS = 500;
+/**
+ * Far above the acquire timeout, far below Knex's 60 s default: what these
+ * bounds show is that no request waits on Knex's default, not a speed.
+ */
+const ANSWERED_WELL_BEFORE_KNEX_DEFAULT_MS = 15_000;
+
+let database: FreshDatabase;
+let proxy: TcpProxy;
+let direct: Knex;
+let viaProxy: Knex;
+let testApp: TestApp;
+
+interface PoolCounts {
+  numUsed(): number;
+  numPendingAcquires(): number;
+}
+const pool = (): PoolCounts => (viaProxy.client as { pool: PoolCounts }).pool;
+
+beforeAll(async () => {
+  database = await freshPostgresDatabase();
+  const server = new URL(database.url);
+  proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+  direct = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
+  await migrateToLatest(direct);
+  const proxied = new URL(database.url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  viaProxy = openDatabase({
+    databaseUrl: proxied.toString(),
+    poolMax: POOL_MAX,
+    acquireTimeoutMs: ACQUIRE_TIMEOUT_MS,
+    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+  }).knex;
+  testApp = await startTestApp({ database: { knex: viaProxy, kind: 'postgres', close: () => viaProxy.destroy() } });
+}, 60_000);
+
+afterAll(async () => {
+  await testApp?.close();
+  await direct?.destroy();
+  await proxy?.close();
+  await database?.drop();
+});
+
+afterEach(() => proxy.setMode('forward'));
+
+function createCustomer(location: string, key?: string) {
+  const call = request(testApp.app).post('/v1/customers').set(testApp.as(location));
+  return (key === undefined ? call : call.set('Idempotency-Key', key)).send({ externalReferenceId: 'fault' });
+}
+
+async function timed<T>(work: () => PromiseLike<T>): Promise<{ result: T; elapsedMs: number }> {
+  const started = Date.now();
+  const result = await work();
+  return { result, elapsedMs: Date.now() - started };
+}
+
+/** Holds `lock` on `table` from a direct connection until the returned release is called. */
+async function holdLock(table: string, lock: string): Promise<() => Promise<void>> {
+  const trx = await direct.transaction();
+  await trx.raw(`lock table ?? in ${lock} mode`, [table]);
+  return async () => {
+    await trx.rollback();
+  };
+}
+
+function expectServiceUnavailable(response: request.Response): void {
+  expect(response.status).toBe(503);
+  expect(response.body).toMatchObject({ status: 503, code: 5003, requestId: expect.any(String) });
+  expect(response.headers['retry-after']).toMatch(/^\d+$/);
+  expect(JSON.stringify(response.body)).not.toMatch(/select|insert|ECONN|Knex|at \w+ \(/i);
+}
+
+describe('database unreachable', () => {
+  it.each(['blackhole', 'refuse'] as const)(
+    'in %s mode: 503 with Retry-After within the acquire timeout, readiness 503, liveness 200, and recovery without a restart',
+    async (mode) => {
+      const location = newLocation();
+      await createCustomer(location).expect(200);
+      proxy.setMode(mode);
+      proxy.cutAll();
+
+      const { result: read, elapsedMs } = await timed(() => request(testApp.app).get(`/v1/customers/${randomUUID()}`).set(testApp.as(location)));
+      expectServiceUnavailable(read);
+      expect(elapsedMs).toBeLessThan(ANSWERED_WELL_BEFORE_KNEX_DEFAULT_MS);
+      expectServiceUnavailable(await createCustomer(location));
+      await request(testApp.app).get('/health/ready').expect(503);
+      await request(testApp.app).get('/health/live').expect(200);
+
+      proxy.setMode('forward');
+      await request(testApp.app).get('/health/ready').expect(200);
+      await createCustomer(location).expect(200);
+      expect(await direct('customers').where({ location_id: location })).toHaveLength(2);
+    },
+    30_000,
+  );
+});
+
+describe('connection cut in the middle of a write', () => {
+  it('answers 503, rolls the transaction back, and a retry with the same Idempotency-Key creates exactly one record', async () => {
+    const location = newLocation();
+    const key = randomUUID();
+    // The insert waits on this lock, so the cut lands while the write is under way.
+    const release = await holdLock('customers', 'exclusive');
+    const attempt = createCustomer(location, key).then((response) => response);
+    await waitFor(async () => (await waitingBackends()) > 0);
+    proxy.cutAll();
+    await release();
+    expectServiceUnavailable(await attempt);
+    expect(await direct('customers').where({ location_id: location })).toEqual([]);
+
+    const retry = await createCustomer(location, key).expect(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    const again = await createCustomer(location, key).expect(200);
+    expect(again.body.id).toBe(retry.body.id);
+    expect(await direct('customers').where({ location_id: location })).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('a query slower than statement_timeout', () => {
+  it('answers 503 and gives the connection back to the pool', async () => {
+    const location = newLocation();
+    const release = await holdLock('customers', 'access exclusive');
+    try {
+      expectServiceUnavailable(await request(testApp.app).get(`/v1/customers/${randomUUID()}`).set(testApp.as(location)));
+    } finally {
+      await release();
+    }
+    await waitFor(async () => pool().numUsed() === 0);
+    expect(pool().numPendingAcquires()).toBe(0);
+    await createCustomer(location).expect(200);
+  }, 30_000);
+});
+
+describe('pool exhaustion under a burst', () => {
+  it('answers every request promptly (503 when no connection frees up in time) and leaks no connection', async () => {
+    const location = newLocation();
+    const release = await holdLock('customers', 'access exclusive');
+    const burst = 30;
+    let answers: request.Response[];
+    let elapsedMs: number;
+    try {
+      ({ result: answers, elapsedMs } = await timed(() =>
+        Promise.all(Array.from({ length: burst }, () => request(testApp.app).get(`/v1/customers/${randomUUID()}`).set(testApp.as(location)))),
+      ));
+    } finally {
+      await release();
+    }
+    expect(elapsedMs).toBeLessThan(ANSWERED_WELL_BEFORE_KNEX_DEFAULT_MS);
+    for (const answer of answers) expectServiceUnavailable(answer);
+
+    await waitFor(async () => pool().numUsed() === 0);
+    expect(pool().numPendingAcquires()).toBe(0);
+    // The server holds no more connections of ours than the pool's maximum.
+    const ours = await direct.raw(
+      "select count(*)::int as count from pg_stat_activity where datname = current_database() and application_name = 'customer-payment-profiles'",
+    );
+    expect((ours.rows as Array<{ count: number }>)[0]?.count).toBeLessThanOrEqual(POOL_MAX);
+    await createCustomer(location).expect(200);
+  }, 60_000);
+});
+
+async function waitingBackends(): Promise<number> {
+  const result = await direct.raw(
+    "select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+  );
+  return (result.rows as Array<{ count: number }>)[0]?.count ?? 0;
+}
+
+async function waitFor(condition: () => Promise<boolean>, attempts = 100): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('condition not met');
+}
