@@ -27,6 +27,7 @@ import { locationHeader } from './platform/http/location-header';
 import { routeNotFound } from './platform/http/not-found';
 import { requestId } from './platform/http/request-id';
 import { requestLogger } from './platform/http/request-logger';
+import { singleValuedHeaders } from './platform/http/single-valued-headers';
 import type { Logger } from './platform/logger';
 
 export interface AppDependencies {
@@ -83,6 +84,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   app.use(requestLogger());
   if (metrics) app.use(metrics.recordRequests);
   app.use(helmet());
+  app.use(singleValuedHeaders());
 
   // Probes need neither a token nor a location.
   app.use(healthRouter(db, readiness, settings.healthDatabaseTimeoutMs ?? 1000));

@@ -23,6 +23,8 @@ function noStore(response: Response): Response {
 export function loginRouter(login: LoginService): Router {
   const router = Router();
   router.post(LOGIN_PATH, (request, response, next) => {
+    // Every answer, refusals of malformed input included.
+    noStore(response);
     if (request.is('application/x-www-form-urlencoded')) {
       parseForm(request, response, (error?: unknown) => (error ? next(error) : oauthLogin(login, request, response).catch(next)));
       return;

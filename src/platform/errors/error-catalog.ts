@@ -30,6 +30,13 @@ export const ERROR_CATALOG = {
     code: 1007,
     message: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
   },
+  MALFORMED_HTTP_REQUEST: {
+    status: 400,
+    code: 1009,
+    message: 'The request is not valid HTTP (for example, a control character in a header).',
+  },
+  REQUEST_HEADERS_TOO_LARGE: { status: 431, code: 1010, message: 'The request headers are too large.' },
+  REQUEST_TIMEOUT: { status: 408, code: 1011, message: 'The request was not received in time.' },
   METHOD_NOT_ALLOWED: { status: 405, code: 1008, message: 'This path does not take this method; the Allow header lists those it takes.' },
   CUSTOMER_NOT_FOUND: { status: 404, code: 2001, message: 'The customer record does not exist.' },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, code: 2002, message: 'The payment method does not exist.' },

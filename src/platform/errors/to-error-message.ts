@@ -10,8 +10,10 @@ export function toErrorMessage(
 ): ErrorMessage {
   const entry = ERROR_CATALOG[errorCode];
   const problems = details.problems ?? [];
-  // A single field at fault is named at the top level; several go in errors[].
-  const fieldName = details.fieldName ?? (problems.length === 1 ? problems[0]?.fieldName : undefined);
+  // A single field at fault is named at the top level (even with several
+  // problems, e.g. a number both fractional and too big); problems go in errors[].
+  const faultyFields = new Set(problems.map((problem) => problem.fieldName));
+  const fieldName = details.fieldName ?? (faultyFields.size === 1 ? problems[0]?.fieldName : undefined);
   const message = details.message ?? (problems.length === 1 ? problems[0]?.message : undefined) ?? entry.message;
   return {
     status: entry.status,

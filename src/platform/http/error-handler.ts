@@ -14,6 +14,11 @@ const BODY_PARSER_ERRORS: Record<string, ErrorCode> = {
   'request.size.invalid': 'VALIDATION_FAILED',
 };
 
+/** Express's router could not percent-decode a path parameter (e.g. `%ED%A0%80`, a lone surrogate). */
+function isPathDecodingError(error: unknown): boolean {
+  return error instanceof URIError;
+}
+
 function bodyParserErrorCode(error: unknown): ErrorCode | undefined {
   const type = (error as { type?: unknown } | null)?.type;
   return typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
@@ -36,6 +41,10 @@ export function errorHandler(): ErrorRequestHandler {
     if (error instanceof DomainError) {
       errorCode = error.errorCode;
       details = error.details;
+    } else if (isPathDecodingError(error)) {
+      errorCode = 'VALIDATION_FAILED';
+      details = { message: 'A path segment is not valid percent-encoded UTF-8.' };
+      request.log.warn({ errorCode }, 'request refused');
     } else {
       errorCode = bodyParserErrorCode(error) ?? classifyDatabaseError(error) ?? 'INTERNAL_ERROR';
       if (errorCode === 'INTERNAL_ERROR' || errorCode === 'SERVICE_UNAVAILABLE') {

@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import { answerClientError } from './client-error';
 
 export interface HttpLimits {
   /** Time allowed to receive a request's headers: a slow-headers client is cut off after it. */
@@ -18,7 +19,16 @@ export interface HttpLimits {
 
 /** The API's HTTP server with its limits set on purpose rather than left to Node's defaults. */
 export function createHttpServer(app: RequestListener, limits: HttpLimits): Server {
-  const server = createServer({ maxHeaderSize: limits.maxHeaderSize }, app);
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderSize,
+      // Node checks the two timeouts below on this interval (30 s by default),
+      // which would let a slow client hold a socket that much longer.
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    app,
+  );
+  server.on('clientError', answerClientError);
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
