@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { cardInput, createCustomer, saveCard } from '../factories/customers';
+import { creatingOperations } from '../factories/creating-operations';
 import { LOCATION_HEADER, newLocation } from '../factories/locations';
 import { contractDocument } from '../support/contract/openapi-contract';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -69,49 +69,7 @@ function withValue(body: Json, path: string[], value: unknown): Json {
   return copy;
 }
 
-interface CreateCase {
-  template: string;
-  /** The path to post to and a valid body with every field set. */
-  prepare(location: string): Promise<{ path: string; body: Json }>;
-}
-
-const CREATES: CreateCase[] = [
-  { template: '/v1/customers', prepare: async () => ({ path: '/v1/customers', body: { externalReferenceId: 'ext', description: 'desc' } }) },
-  {
-    template: '/v1/customers/{id}/payment-methods',
-    prepare: async (location) => ({
-      path: `/v1/customers/${(await createCustomer(testApp, location)).id}/payment-methods`,
-      body: cardInput({ fingerprint: `fp-${randomUUID()}` }),
-    }),
-  },
-  {
-    template: '/v1/customers/{id}/payment-methods/defaults',
-    prepare: async (location) => {
-      const customer = await createCustomer(testApp, location);
-      const card = await saveCard(testApp, location, customer.id);
-      return { path: `/v1/customers/${customer.id}/payment-methods/defaults`, body: { paymentMethodId: card.id, contextName: 'web' } };
-    },
-  },
-  {
-    template: '/v1/payment-intents',
-    prepare: async (location) => ({
-      path: '/v1/payment-intents',
-      body: {
-        amount: 1250,
-        currency: 'USD',
-        externalReferenceId: 'order',
-        customerId: (await createCustomer(testApp, location)).id,
-        captureMethod: 'MANUAL',
-        email: 'ada@example.com',
-        amountDetails: { tip: 100 },
-        paymentMethodConfigurationId: randomUUID(),
-        standingInstructionType: 'RECURRING',
-        offSession: false,
-        mandateId: 'mandate-1',
-      },
-    }),
-  },
-];
+const CREATES = creatingOperations(() => testApp);
 
 const BAD_STRINGS: Array<[string, string]> = [
   ['NUL', 'a\u0000b'],

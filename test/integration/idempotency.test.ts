@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { SCOPES } from '../../src/auth/scopes';
 import { purgeExpiredIdempotencyKeys } from '../../src/idempotency/idempotency-keys.repository';
-import { cardInput, createCustomer, saveCard } from '../factories/customers';
+import { creatingOperations } from '../factories/creating-operations';
+import { cardInput } from '../factories/customers';
 import { LOCATION_HEADER, newLocation } from '../factories/locations';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -22,38 +23,9 @@ function post(location: string, path: string, key: string | undefined, body: obj
   return (key === undefined ? call : call.set('Idempotency-Key', key)).send(body);
 }
 
-/** Each creating operation, with a body for it and the table its record lands in. */
-const CREATES: Array<{
-  name: string;
-  table: string;
-  prepare(location: string): Promise<{ path: string; body: object }>;
-}> = [
-  { name: 'POST /v1/customers', table: 'customers', prepare: async () => ({ path: '/v1/customers', body: { externalReferenceId: 'idem' } }) },
-  {
-    name: 'POST /v1/customers/{id}/payment-methods',
-    table: 'payment_methods',
-    prepare: async (location) => ({
-      path: `/v1/customers/${(await createCustomer(testApp, location)).id}/payment-methods`,
-      body: cardInput(),
-    }),
-  },
-  {
-    name: 'POST /v1/customers/{id}/payment-methods/defaults',
-    table: 'default_payment_methods',
-    prepare: async (location) => {
-      const customer = await createCustomer(testApp, location);
-      const card = await saveCard(testApp, location, customer.id);
-      return { path: `/v1/customers/${customer.id}/payment-methods/defaults`, body: { paymentMethodId: card.id, contextName: 'web' } };
-    },
-  },
-  {
-    name: 'POST /v1/payment-intents',
-    table: 'payment_intents',
-    prepare: async () => ({ path: '/v1/payment-intents', body: { amount: 1250, currency: 'USD', externalReferenceId: 'order-idem' } }),
-  },
-];
+const CREATES = creatingOperations(() => testApp);
 
-describe.each(CREATES)('Idempotency-Key on $name', ({ table, prepare }) => {
+describe.each(CREATES)('Idempotency-Key on POST $template', ({ table, prepare }) => {
   it('replays the first answer to a retry with the same body, marked Idempotent-Replayed, and creates one record', async () => {
     const location = newLocation();
     const { path, body } = await prepare(location);

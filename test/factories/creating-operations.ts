@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { TestApp } from '../support/test-app';
+import { cardInput, createCustomer, saveCard } from './customers';
+
+export interface CreatingOperation {
+  /** The path template, as the OpenAPI document names it. */
+  template: string;
+  /** The table its record lands in. */
+  table: string;
+  /** A path to post to at `location` (making what it needs) and a valid body with every field set. */
+  prepare(location: string): Promise<{ path: string; body: Record<string, unknown> }>;
+}
+
+/** The four creating POSTs. `app` is read when a test runs, after beforeAll has started it. */
+export function creatingOperations(app: () => TestApp): CreatingOperation[] {
+  return [
+    {
+      template: '/v1/customers',
+      table: 'customers',
+      prepare: async () => ({ path: '/v1/customers', body: { externalReferenceId: 'ext', description: 'desc' } }),
+    },
+    {
+      template: '/v1/customers/{id}/payment-methods',
+      table: 'payment_methods',
+      prepare: async (location) => ({
+        path: `/v1/customers/${(await createCustomer(app(), location)).id}/payment-methods`,
+        body: cardInput({ fingerprint: `fp-${randomUUID()}` }),
+      }),
+    },
+    {
+      template: '/v1/customers/{id}/payment-methods/defaults',
+      table: 'default_payment_methods',
+      prepare: async (location) => {
+        const customer = await createCustomer(app(), location);
+        const card = await saveCard(app(), location, customer.id);
+        return { path: `/v1/customers/${customer.id}/payment-methods/defaults`, body: { paymentMethodId: card.id, contextName: 'web' } };
+      },
+    },
+    {
+      template: '/v1/payment-intents',
+      table: 'payment_intents',
+      prepare: async (location) => ({
+        path: '/v1/payment-intents',
+        body: {
+          amount: 1250,
+          currency: 'USD',
+          externalReferenceId: 'order',
+          customerId: (await createCustomer(app(), location)).id,
+          captureMethod: 'MANUAL',
+          email: 'ada@example.com',
+          amountDetails: { tip: 100 },
+          paymentMethodConfigurationId: randomUUID(),
+          standingInstructionType: 'RECURRING',
+          offSession: false,
+          mandateId: 'mandate-1',
+        },
+      }),
+    },
+  ];
+}
