@@ -6,12 +6,10 @@ import type { Readiness } from '../lifecycle/readiness';
 export const LIVENESS_PATH = '/health/live';
 export const READINESS_PATH = '/health/ready';
 
-class TimedOut extends Error {}
-
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new TimedOut()), ms);
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
