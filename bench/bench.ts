@@ -1,0 +1,202 @@
+/**
+ * `npm run bench`: the service's production build under load, beside its own
+ * ceilings measured in the same run, so every figure is also a ratio that
+ * survives a noisy machine. See README's Performance section.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createBenchDatabase, withClient, type BenchDatabase } from './bench-database';
+import { writeChart } from './chart';
+import { measureLoad, type LoadFigures, type LoadRequest } from './load';
+import { parseBenchOptions, type BenchOptions } from './options';
+import { runPgbench } from './pgbench';
+import type { RunningServer } from './processes';
+import { markdownReport } from './report';
+import { allLoads, type BenchResults, type ScenarioRun } from './results';
+import { SCENARIOS, scenarioRequests } from './scenarios';
+import { seedCustomers } from './seed';
+import { accessToken, benchCredentials, startBareExpress, startHandWritten, startService, type BenchCredentials } from './servers';
+
+const ROOT = path.resolve(__dirname, '..');
+const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+/** Rate limiting stays on, so its cost is in every figure, with a budget no run spends. */
+const UNSPENT_RATE_LIMIT = 1_000_000_000;
+const GROWTH_FROM = 10_000;
+
+const say = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
+
+async function seed(database: BenchDatabase, from: number, to: number): Promise<number> {
+  const started = performance.now();
+  await withClient(database.url, (client) =>
+    seedCustomers(client, from, to, (done) => say(`seeded ${done.toLocaleString('en-US')} customers`)),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+interface Context {
+  options: BenchOptions;
+  database: BenchDatabase;
+  credentials: BenchCredentials;
+  stops: Array<() => Promise<void>>;
+}
+
+async function startTracked(context: Context, start: () => Promise<RunningServer>): Promise<RunningServer> {
+  const server = await start();
+  context.stops.push(server.stop);
+  return server;
+}
+
+function serviceSettings(context: Context, webConcurrency: number) {
+  return {
+    databaseUrl: context.database.url,
+    credentials: context.credentials,
+    resultsDir: RESULTS_DIR,
+    webConcurrency,
+    rateLimitRequests: UNSPENT_RATE_LIMIT,
+    extraEnv: { DB_POOL_MAX: String(context.options.dbPoolMax) },
+  };
+}
+
+function measure(context: Context, server: RunningServer, connections: number, next: () => LoadRequest): Promise<LoadFigures> {
+  const { durationSeconds, warmupSeconds } = context.options;
+  return measureLoad({ url: server.url, connections, durationSeconds, warmupSeconds }, next);
+}
+
+/** Scenarios 1–6 on the service and the hand-written ceiling, (a) and (c), at each connection count. */
+async function measureScenarios(context: Context, results: BenchResults): Promise<string> {
+  const { options } = context;
+  const service = await startTracked(context, () => startService(serviceSettings(context, 1)));
+  const token = await accessToken(service);
+  const requests = scenarioRequests(options.customers, token);
+  const sample = requests[1]();
+  const sampleBody = await (await fetch(`${service.url}${sample.path}`, { headers: sample.headers })).text();
+  const jwks = await (await fetch(`${service.url}/.well-known/jwks.json`)).text();
+  const handWritten = await startTracked(context, () => startHandWritten(RESULTS_DIR, context.database.url, jwks, options.dbPoolMax));
+  const bare = await startTracked(context, () => startBareExpress(RESULTS_DIR, sampleBody));
+
+  for (const connections of options.connections) {
+    say(`(a) bare Express @${connections}`);
+    results.bareExpress.push(await measure(context, bare, connections, requests[1]));
+    for (const scenario of SCENARIOS) {
+      say(`scenario ${scenario.id} (${scenario.name}) @${connections}`);
+      // Side by side, ceiling first, so a slow spell of the machine hits both.
+      const run: ScenarioRun = {
+        scenario: scenario.id,
+        name: scenario.name,
+        handWritten: await measure(context, handWritten, connections, requests[scenario.id]),
+        service: await measure(context, service, connections, requests[scenario.id]),
+      };
+      results.runs.push(run);
+    }
+  }
+  // At the service's own number of database connections: the most it can put on the server at once.
+  say(`(c) pgbench with ${options.dbPoolMax} clients`);
+  results.pgbench.push(await runPgbench(context.database.url, options.customers, options.dbPoolMax, options.durationSeconds));
+  results.servicePeakRssMb = service.peakRssMb();
+  for (const server of [service, handWritten, bare]) await server.stop();
+  context.stops.length = 0;
+  return token;
+}
+
+/** Scenario 1 with two workers, against the single process's figures of this run. */
+async function measureCluster(context: Context, results: BenchResults): Promise<void> {
+  const cluster = await startTracked(context, () => startService(serviceSettings(context, 2)));
+  const requests = scenarioRequests(context.options.customers, await accessToken(cluster));
+  const figures: LoadFigures[] = [];
+  for (const connections of context.options.connections) {
+    say(`scenario 1 with WEB_CONCURRENCY=2 @${connections}`);
+    figures.push(await measure(context, cluster, connections, requests[1]));
+  }
+  results.cluster = { figures, peakRssMbPerProcess: cluster.peakRssMb() };
+  await cluster.stop();
+  context.stops.length = 0;
+}
+
+/** Scenario 1's p99 at GROWTH_FROM customers and again at growthTo. */
+async function measureGrowth(context: Context, results: BenchResults): Promise<void> {
+  const connections = context.options.connections[0] ?? 32;
+  const growth: NonNullable<BenchResults['growth']> = [];
+  for (const [from, to] of [[1, GROWTH_FROM], [GROWTH_FROM + 1, context.options.growthTo]] as const) {
+    results.seedSeconds += await seed(context.database, from, to);
+    const service = await startTracked(context, () => startService(serviceSettings(context, 1)));
+    say(`growth: scenario 1 at ${to.toLocaleString('en-US')} customers @${connections}`);
+    growth.push({ customers: to, figures: await measure(context, service, connections, scenarioRequests(to, await accessToken(service))[1]) });
+    await service.stop();
+    context.stops.length = 0;
+  }
+  results.growth = growth;
+}
+
+async function main(): Promise<number> {
+  const options = parseBenchOptions(process.argv.slice(2));
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  if (options.build) {
+    say('building the production build (npm run build)');
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  const database = await createBenchDatabase(options.serverUrl);
+  say(`database ${new URL(database.url).pathname.slice(1)} created (PostgreSQL ${database.serverVersion})`);
+  const context: Context = { options, database, credentials: await benchCredentials(RESULTS_DIR), stops: [] };
+  const interrupted = (): void => {
+    say('interrupted: stopping servers and dropping the database');
+    void Promise.allSettled(context.stops.map((stop) => stop()))
+      .then(() => database.drop())
+      .finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    machine: {
+      cores: os.cpus().length,
+      cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      postgres: database.serverVersion,
+    },
+    settings: {
+      customers: options.growth ? options.growthTo : options.customers,
+      durationSeconds: options.durationSeconds,
+      warmupSeconds: options.warmupSeconds,
+      connections: options.connections,
+      dbPoolMax: options.dbPoolMax,
+    },
+    seedSeconds: 0,
+    runs: [],
+    bareExpress: [],
+    pgbench: [],
+    servicePeakRssMb: 0,
+  };
+  try {
+    if (options.growth) {
+      await measureGrowth(context, results);
+    } else {
+      results.seedSeconds = await seed(database, 1, options.customers);
+      await measureScenarios(context, results);
+      if (options.cluster) await measureCluster(context, results);
+    }
+  } finally {
+    await Promise.allSettled(context.stops.map((stop) => stop()));
+    await database.drop();
+  }
+
+  const stamp = results.date.replace(/[:.]/g, '-');
+  writeFileSync(path.join(RESULTS_DIR, `bench-${stamp}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  writeChart(results, RESULTS_DIR, stamp);
+  process.stdout.write(`${markdownReport(results)}\n`);
+  // The only failure: an answer that was not 2xx, or a connection error. Never a time.
+  return allLoads(results).some(({ figures }) => figures.errors > 0 || figures.non2xx > 0) ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

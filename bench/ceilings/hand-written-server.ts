@@ -1,0 +1,102 @@
+/**
+ * Ceilings (b) and the hand-written writes: each route verifies the ES256
+ * bearer token with jose and runs the service's own SQL through a `pg` Pool,
+ * with no other middleware: no request id, log, security headers, location
+ * entitlement, rate limit, validation or idempotency. What the service's
+ * routes would cost with nothing but their essential work.
+ *   PORT, DATABASE_URL, DB_POOL_MAX, CEILING_JWKS, CEILING_ISSUER, CEILING_AUDIENCE
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type Request } from 'express';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { Pool } from 'pg';
+
+const keys = createLocalJWKSet(JSON.parse(process.env.CEILING_JWKS ?? '{"keys":[]}') as JSONWebKeySet);
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) });
+
+async function verify(request: Request): Promise<void> {
+  const token = (request.headers.authorization ?? '').slice('Bearer '.length);
+  await jwtVerify(token, keys, { issuer: process.env.CEILING_ISSUER, audience: process.env.CEILING_AUDIENCE, algorithms: ['ES256'] });
+}
+
+const location = (request: Request): string => String(request.headers['platform-restaurant-external-id']);
+
+const app = express();
+
+app.get('/v1/customers/:id/payment-methods', async (request, response) => {
+  await verify(request);
+  const { rows } = await pool.query(
+    `select pm.location_id, pm.id, pm.customer_id, pm.type, pm.card_brand, pm.last_four, pm.exp_month, pm.exp_year, pm.fingerprint, pm.created_at
+       from customers as c
+       left join payment_methods as pm on pm.location_id = c.location_id and pm.customer_id = c.id
+      where c.location_id = $1 and c.id = $2
+      order by pm.created_at asc, pm.id asc`,
+    [location(request), request.params.id],
+  );
+  const cards = rows.filter((row) => row.id !== null);
+  response.json({
+    results: cards.length,
+    paymentMethods: cards.map((row) => ({
+      id: row.id,
+      type: row.type,
+      card: { type: row.card_brand, lastFour: row.last_four, expiry: { month: row.exp_month, year: row.exp_year } },
+    })),
+  });
+});
+
+app.get('/v1/customers/:id/payment-methods/defaults/:contextName', async (request, response) => {
+  await verify(request);
+  const { rows } = await pool.query(
+    `select d.payment_method_id, d.context_name
+       from customers as c
+       left join default_payment_methods as d on d.location_id = c.location_id and d.customer_id = c.id and d.context_name = $3
+      where c.location_id = $1 and c.id = $2 limit 1`,
+    [location(request), request.params.id, request.params.contextName],
+  );
+  response.json({ paymentMethodId: rows[0]?.payment_method_id, contextName: rows[0]?.context_name });
+});
+
+app.get('/v1/payment-intents/:id', async (request, response) => {
+  await verify(request);
+  const { rows } = await pool.query('select * from payment_intents where location_id = $1 and id = $2', [location(request), request.params.id]);
+  const intent = rows[0];
+  response.json({
+    id: intent.id,
+    externalReferenceId: intent.external_reference_id,
+    sessionSecret: intent.session_secret,
+    amount: intent.amount,
+    currency: intent.currency,
+    captureMethod: intent.capture_method,
+    status: intent.status,
+    creationDate: intent.created_at.toISOString(),
+    customerId: intent.customer_id,
+  });
+});
+
+app.post('/v1/customers/:id/payment-methods/defaults', express.json(), async (request, response) => {
+  await verify(request);
+  const { rows } = await pool.query(
+    `insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
+     select pm.location_id, pm.customer_id, $1, pm.id
+       from payment_methods pm
+      where pm.location_id = $2 and pm.customer_id = $3 and pm.id = $4
+     on conflict (location_id, customer_id, context_name)
+     do update set payment_method_id = excluded.payment_method_id, updated_at = now()
+     returning payment_method_id, context_name`,
+    [request.body.contextName, location(request), request.params.id, request.body.paymentMethodId],
+  );
+  response.json({ paymentMethodId: rows[0].payment_method_id, contextName: rows[0].context_name });
+});
+
+app.post('/v1/customers', express.json(), async (request, response) => {
+  await verify(request);
+  const { rows } = await pool.query(
+    `insert into customers (location_id, id, external_reference_id, description) values ($1, $2, $3, $4)
+     returning id, external_reference_id, description`,
+    [location(request), randomUUID(), request.body.externalReferenceId ?? null, request.body.description ?? null],
+  );
+  response.json({ id: rows[0].id, externalReferenceId: rows[0].external_reference_id, description: rows[0].description });
+});
+
+const port = Number(process.env.PORT);
+app.listen(port, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ msg: 'listening', port })}\n`));

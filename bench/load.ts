@@ -1,0 +1,72 @@
+import autocannon from 'autocannon';
+
+/** One request of a scenario: drawn afresh for every request sent. */
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadSettings {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  /** A run before the measured one, at the same load, whose figures are dropped (JIT, pools, caches). */
+  warmupSeconds: number;
+}
+
+export interface LoadFigures {
+  connections: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Connection errors and time-outs. */
+  errors: number;
+  non2xx: number;
+  /** Status codes of the non-2xx answers, and the body of the first one, for a diagnosis. */
+  non2xxStatuses: Record<string, number>;
+  firstNon2xxBody?: string;
+}
+
+async function fire(settings: LoadSettings, seconds: number, next: () => LoadRequest): Promise<LoadFigures> {
+  let firstNon2xxBody: string | undefined;
+  const result = await autocannon({
+    url: settings.url,
+    connections: settings.connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request) => ({ ...request, ...next() }),
+        onResponse: (status, body) => {
+          if ((status < 200 || status > 299) && firstNon2xxBody === undefined) firstNon2xxBody = `${status} ${body.slice(0, 500)}`;
+        },
+      },
+    ],
+  });
+  const non2xxStatuses = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {})
+      .filter(([status]) => !status.startsWith('2'))
+      .map(([status, stats]) => [status, stats.count ?? 0]),
+  );
+  return {
+    connections: settings.connections,
+    requestsPerSecond: Math.round(result.requests.total / result.duration),
+    p50Ms: result.latency.p50,
+    p90Ms: result.latency.p90,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    non2xxStatuses,
+    ...(firstNon2xxBody === undefined ? {} : { firstNon2xxBody }),
+  };
+}
+
+/** Warms up, then measures: autocannon as a library, one process, requests drawn by `next`. */
+export async function measureLoad(settings: LoadSettings, next: () => LoadRequest): Promise<LoadFigures> {
+  if (settings.warmupSeconds > 0) await fire(settings, settings.warmupSeconds, next);
+  return fire(settings, settings.durationSeconds, next);
+}

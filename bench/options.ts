@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  quick: boolean;
+  customers: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number[];
+  /** Also scenario 1 with WEB_CONCURRENCY=2. */
+  cluster: boolean;
+  /** Scenario 1 at 10,000 customers, then again after seeding up to --growth-to. */
+  growth: boolean;
+  growthTo: number;
+  build: boolean;
+  serverUrl: string;
+  dbPoolMax: number;
+}
+
+const USAGE = `npm run bench -- [--quick] [--customers N] [--duration S] [--warmup S] [--connections 32,128]
+                   [--no-cluster] [--growth [--growth-to N]] [--no-build]
+  DATABASE_URL: the PostgreSQL server to create the benchmark's database on (default the local server)`;
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value.replace(/_/g, ''));
+  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer\n${USAGE}`);
+  return number;
+}
+
+export function parseBenchOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      customers: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      'no-cluster': { type: 'boolean', default: false },
+      growth: { type: 'boolean', default: false },
+      'growth-to': { type: 'string' },
+      'no-build': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  // --quick: small data, short runs, no cluster; under two minutes, for CI and reviewers.
+  const quick = values.quick;
+  return {
+    quick,
+    customers: positive('customers', values.customers, quick ? 2_000 : 100_000),
+    durationSeconds: positive('duration', values.duration, quick ? 2 : 10),
+    warmupSeconds: values.warmup === '0' ? 0 : positive('warmup', values.warmup, quick ? 1 : 3),
+    connections: (values.connections ?? '32,128').split(',').map((count) => positive('connections', count, 0)),
+    cluster: !quick && !values['no-cluster'],
+    growth: values.growth,
+    growthTo: positive('growth-to', values['growth-to'], 1_000_000),
+    build: !values['no-build'],
+    serverUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    dbPoolMax: positive('DB_POOL_MAX', process.env.DB_POOL_MAX, 10),
+  };
+}

@@ -1,0 +1,44 @@
+import { allLoads, type BenchResults } from './results';
+
+const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+const ms = (value: number): string => value.toFixed(value < 10 ? 1 : 0);
+
+/** The run as Markdown: what README's Performance section shows. */
+export function markdownReport(results: BenchResults): string {
+  const { machine, settings } = results;
+  const lines = [
+    `Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}; load generator on the same machine.`,
+    `Run: \`${results.command}\` on ${results.date}: ${settings.customers.toLocaleString('en-US')} customers (seeded in ${results.seedSeconds.toFixed(1)} s), ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per figure, DB_POOL_MAX=${settings.dbPoolMax}.`,
+    '',
+    '| # | scenario | conn | req/s | p50 ms | p90 ms | p99 ms | errors | non-2xx | hand-written req/s | p99 ms | req/s vs (b) | p99 vs (b) | req/s vs (a) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const run of results.runs) {
+    const { service: s, handWritten: b } = run;
+    const bare = results.bareExpress.find((figures) => figures.connections === s.connections);
+    lines.push(
+      `| ${run.scenario} | ${run.name} | ${s.connections} | ${s.requestsPerSecond} | ${ms(s.p50Ms)} | ${ms(s.p90Ms)} | ${ms(s.p99Ms)} | ${s.errors} | ${s.non2xx} | ${b.requestsPerSecond} | ${ms(b.p99Ms)} | ${ratio(s.requestsPerSecond, b.requestsPerSecond)} | ${ratio(s.p99Ms, b.p99Ms)} | ${ratio(s.requestsPerSecond, bare?.requestsPerSecond ?? 0)} |`,
+    );
+  }
+  lines.push('', '| ceiling | conn | req/s (tps) | p99 ms (avg for pgbench) |', '|---|---:|---:|---:|');
+  for (const bare of results.bareExpress) lines.push(`| (a) bare Express 5, JSON from memory | ${bare.connections} | ${bare.requestsPerSecond} | ${ms(bare.p99Ms)} |`);
+  for (const pg of results.pgbench) lines.push(`| (c) pgbench, scenario 1's SELECT (clients = DB_POOL_MAX) | ${pg.connections} | ${pg.transactionsPerSecond} | ${ms(pg.averageLatencyMs)} avg |`);
+  lines.push('', `Service peak RSS (VmHWM) over the whole run: ${results.servicePeakRssMb} MB.`);
+  if (results.cluster) {
+    lines.push('', '| WEB_CONCURRENCY=2, scenario 1 | conn | req/s | p99 ms | vs one process |', '|---|---:|---:|---:|---:|');
+    for (const figures of results.cluster.figures) {
+      const single = results.runs.find((run) => run.scenario === 1 && run.service.connections === figures.connections)?.service;
+      lines.push(`| two workers | ${figures.connections} | ${figures.requestsPerSecond} | ${ms(figures.p99Ms)} | ${ratio(figures.requestsPerSecond, single?.requestsPerSecond ?? 0)} |`);
+    }
+    lines.push('', `Peak RSS per process with two workers: ${results.cluster.peakRssMbPerProcess} MB.`);
+  }
+  if (results.growth) {
+    const [small, large] = results.growth;
+    lines.push('', '| growth, scenario 1 | customers | req/s | p99 ms |', '|---|---:|---:|---:|');
+    for (const step of results.growth) lines.push(`| | ${step.customers.toLocaleString('en-US')} | ${step.figures.requestsPerSecond} | ${ms(step.figures.p99Ms)} |`);
+    if (small && large) lines.push('', `p99 at ${large.customers.toLocaleString('en-US')} / p99 at ${small.customers.toLocaleString('en-US')}: ${ratio(large.figures.p99Ms, small.figures.p99Ms)}`);
+  }
+  const failures = allLoads(results).filter(({ figures }) => figures.errors > 0 || figures.non2xx > 0);
+  lines.push('', failures.length === 0 ? 'Every answer was 2xx; no connection errors.' : `FAILED: ${failures.map(({ label, figures }) => `${label}: ${figures.errors} errors, ${figures.non2xx} non-2xx ${JSON.stringify(figures.non2xxStatuses)} ${figures.firstNon2xxBody ?? ''}`).join('; ')}`);
+  return lines.join('\n');
+}

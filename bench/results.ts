@@ -1,0 +1,40 @@
+import type { LoadFigures } from './load';
+import type { PgbenchFigures } from './pgbench';
+import type { ScenarioId } from './scenarios';
+
+/** One scenario at one connection count: the service, and its hand-written ceiling beside it. */
+export interface ScenarioRun {
+  scenario: ScenarioId;
+  name: string;
+  service: LoadFigures;
+  handWritten: LoadFigures;
+}
+
+export interface BenchResults {
+  date: string;
+  command: string;
+  machine: { cores: number; cpu: string; memoryGb: number; node: string; postgres: string };
+  settings: { customers: number; durationSeconds: number; warmupSeconds: number; connections: number[]; dbPoolMax: number };
+  seedSeconds: number;
+  runs: ScenarioRun[];
+  bareExpress: LoadFigures[];
+  pgbench: PgbenchFigures[];
+  servicePeakRssMb: number;
+  /** Scenario 1 with WEB_CONCURRENCY=2, against the single process's figure of this run. */
+  cluster?: { figures: LoadFigures[]; peakRssMbPerProcess: number };
+  /** Scenario 1 at a small and a large table. */
+  growth?: Array<{ customers: number; figures: LoadFigures }>;
+}
+
+/** Every measured load, for the "errors and non-2xx must be 0" check. */
+export function allLoads(results: BenchResults): Array<{ label: string; figures: LoadFigures }> {
+  return [
+    ...results.runs.flatMap((run) => [
+      { label: `service scenario ${run.scenario} @${run.service.connections}`, figures: run.service },
+      { label: `hand-written scenario ${run.scenario} @${run.handWritten.connections}`, figures: run.handWritten },
+    ]),
+    ...results.bareExpress.map((figures) => ({ label: `bare Express @${figures.connections}`, figures })),
+    ...(results.cluster?.figures ?? []).map((figures) => ({ label: `cluster scenario 1 @${figures.connections}`, figures })),
+    ...(results.growth ?? []).map((step) => ({ label: `growth ${step.customers} customers`, figures: step.figures })),
+  ];
+}

@@ -1,0 +1,112 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { hashClientSecret } from '../src/auth/client-secret';
+import { newSigningJwk } from '../src/auth/signing-keys';
+import { freePort, startServer, type RunningServer } from './processes';
+
+const ROOT = path.resolve(__dirname, '..');
+const ISSUER = 'urn:customer-payment-profiles:bench';
+const AUDIENCE = 'customer-payment-profiles';
+const CLIENT_ID = 'bench-client';
+const CLIENT_SECRET = 'bench-client-secret-0123456789';
+
+/** The production set-up's secrets for one run: a fresh signing key and one API client with every scope. */
+export interface BenchCredentials {
+  keyFile: string;
+  clients: string;
+}
+
+export async function benchCredentials(resultsDir: string): Promise<BenchCredentials> {
+  const keyFile = path.join(resultsDir, 'bench-signing-key.json');
+  writeFileSync(keyFile, JSON.stringify(await newSigningJwk()), { mode: 0o600 });
+  const clients = [
+    {
+      clientId: CLIENT_ID,
+      secretHash: await hashClientSecret(CLIENT_SECRET),
+      scopes: ['spi.customers:read', 'spi.customers:write', 'simplified-payments-integration:read', 'simplified-payments-integration.server:write'],
+      locations: ['*'],
+    },
+  ];
+  return { keyFile, clients: JSON.stringify(clients) };
+}
+
+export interface ServiceSettings {
+  databaseUrl: string;
+  credentials: BenchCredentials;
+  resultsDir: string;
+  webConcurrency: number;
+  /** Rate limiting stays on (its cost is measured) with a budget the benchmark never spends. */
+  rateLimitRequests: number;
+  extraEnv?: Record<string, string>;
+}
+
+/**
+ * The service as the Dockerfile runs it: `node dist/src/server.js`, production
+ * mode, logging at info to a file, metrics on, every middleware on.
+ */
+export async function startService(settings: ServiceSettings): Promise<RunningServer> {
+  return startServer({
+    name: `service (WEB_CONCURRENCY=${settings.webConcurrency})`,
+    args: [path.join(ROOT, 'dist/src/server.js')],
+    env: {
+      NODE_ENV: 'production',
+      DATABASE_URL: settings.databaseUrl,
+      AUTH_SIGNING_KEY_FILE: settings.credentials.keyFile,
+      AUTH_CLIENTS: settings.credentials.clients,
+      TOKEN_ISSUER: ISSUER,
+      TOKEN_AUDIENCE: AUDIENCE,
+      LOG_LEVEL: 'info',
+      METRICS_PORT: String(await freePort()),
+      WEB_CONCURRENCY: String(settings.webConcurrency),
+      RATE_LIMIT_REQUESTS: String(settings.rateLimitRequests),
+      ...settings.extraEnv,
+    },
+    port: await freePort(),
+    logFile: path.join(settings.resultsDir, `service-${settings.webConcurrency}.log`),
+    listeners: settings.webConcurrency,
+  });
+}
+
+export async function accessToken(service: RunningServer): Promise<string> {
+  const response = await fetch(`${service.url}/authentication/v1/authentication/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET }),
+  });
+  if (response.status !== 200) throw new Error(`login answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { token: { accessToken: string } }).token.accessToken;
+}
+
+function ceiling(file: string): string[] {
+  // tsx compiles the ceiling once at start; it runs as plain JavaScript after that.
+  return ['--import', 'tsx', path.join(__dirname, 'ceilings', file)];
+}
+
+/** Ceiling (a): scenario 1's answer, from memory. */
+export async function startBareExpress(resultsDir: string, body: string): Promise<RunningServer> {
+  return startServer({
+    name: 'ceiling (a) bare Express',
+    args: ceiling('bare-express.ts'),
+    env: { NODE_ENV: 'production', CEILING_BODY: body },
+    port: await freePort(),
+    logFile: path.join(resultsDir, 'ceiling-a.log'),
+  });
+}
+
+/** Ceiling (b) and the hand-written writes: jose ES256 + the service's SQL over a pg Pool of the same size. */
+export async function startHandWritten(resultsDir: string, databaseUrl: string, jwks: string, poolMax: number): Promise<RunningServer> {
+  return startServer({
+    name: 'ceiling (b) hand-written',
+    args: ceiling('hand-written-server.ts'),
+    env: {
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      DB_POOL_MAX: String(poolMax),
+      CEILING_JWKS: jwks,
+      CEILING_ISSUER: ISSUER,
+      CEILING_AUDIENCE: AUDIENCE,
+    },
+    port: await freePort(),
+    logFile: path.join(resultsDir, 'ceiling-b.log'),
+  });
+}
