@@ -22,7 +22,7 @@ import { accessToken, benchCredentials, startBareExpress, startHandWritten, star
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 /** Rate limiting stays on, so its cost is in every figure, with a budget no run spends. */
-const UNSPENT_RATE_LIMIT = 1_000_000_000;
+const UNSPENT_RATE_LIMIT = Number(process.env.BENCH_RL ?? 1_000_000_000);
 const GROWTH_FROM = 10_000;
 
 const say = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
@@ -56,12 +56,13 @@ function serviceSettings(context: Context, webConcurrency: number) {
     webConcurrency,
     rateLimitRequests: UNSPENT_RATE_LIMIT,
     extraEnv: { DB_POOL_MAX: String(context.options.dbPoolMax) },
+    nodeArgs: context.options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`] : [],
   };
 }
 
 function measure(context: Context, server: RunningServer, connections: number, next: () => LoadRequest): Promise<LoadFigures> {
   const { durationSeconds, warmupSeconds } = context.options;
-  return measureLoad({ url: server.url, connections, durationSeconds, warmupSeconds }, next);
+  return measureLoad({ url: server.url, connections, durationSeconds, warmupSeconds }, next, server.cpuMs);
 }
 
 /** Scenarios 1–6 on the service and the hand-written ceiling, (a) and (c), at each connection count. */
@@ -79,7 +80,7 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
   for (const connections of options.connections) {
     say(`(a) bare Express @${connections}`);
     results.bareExpress.push(await measure(context, bare, connections, requests[1]));
-    for (const scenario of SCENARIOS) {
+    for (const scenario of SCENARIOS.filter(({ id }) => options.scenarios.includes(id))) {
       say(`scenario ${scenario.id} (${scenario.name}) @${connections}`);
       // Side by side, ceiling first, so a slow spell of the machine hits both.
       const run: ScenarioRun = {

@@ -23,6 +23,8 @@ export interface LoadFigures {
   p90Ms: number;
   p99Ms: number;
   requests: number;
+  /** The server's CPU time per answered request, in µs: what a request costs, whatever else the machine did. */
+  cpuMicrosPerRequest?: number;
   /** Connection errors and time-outs. */
   errors: number;
   non2xx: number;
@@ -65,8 +67,14 @@ async function fire(settings: LoadSettings, seconds: number, next: () => LoadReq
   };
 }
 
-/** Warms up, then measures: autocannon as a library, one process, requests drawn by `next`. */
-export async function measureLoad(settings: LoadSettings, next: () => LoadRequest): Promise<LoadFigures> {
+/**
+ * Warms up, then measures: autocannon as a library, one process, requests
+ * drawn by `next`. `cpuMs` reads the server's CPU time, for the cost per request.
+ */
+export async function measureLoad(settings: LoadSettings, next: () => LoadRequest, cpuMs?: () => number): Promise<LoadFigures> {
   if (settings.warmupSeconds > 0) await fire(settings, settings.warmupSeconds, next);
-  return fire(settings, settings.durationSeconds, next);
+  const cpuBefore = cpuMs?.();
+  const figures = await fire(settings, settings.durationSeconds, next);
+  if (cpuMs === undefined || cpuBefore === undefined || figures.requests === 0) return figures;
+  return { ...figures, cpuMicrosPerRequest: Math.round(((cpuMs() - cpuBefore) * 1000) / figures.requests) };
 }

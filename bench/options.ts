@@ -14,10 +14,14 @@ export interface BenchOptions {
   build: boolean;
   serverUrl: string;
   dbPoolMax: number;
+  /** Only these scenarios (all by default). */
+  scenarios: number[];
+  /** Runs the service with `node --cpu-prof`, profiles under bench/results/profiles/. */
+  profile: boolean;
 }
 
 const USAGE = `npm run bench -- [--quick] [--customers N] [--duration S] [--warmup S] [--connections 32,128]
-                   [--no-cluster] [--growth [--growth-to N]] [--no-build]
+                   [--no-cluster] [--growth [--growth-to N]] [--no-build] [--scenarios 1,2] [--profile]
   DATABASE_URL: the PostgreSQL server to create the benchmark's database on (default the local server)`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
@@ -40,6 +44,8 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       growth: { type: 'boolean', default: false },
       'growth-to': { type: 'string' },
       'no-build': { type: 'boolean', default: false },
+      scenarios: { type: 'string' },
+      profile: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -61,5 +67,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     build: !values['no-build'],
     serverUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     dbPoolMax: positive('DB_POOL_MAX', process.env.DB_POOL_MAX, 10),
+    scenarios: (values.scenarios ?? '1,2,3,4,5,6').split(',').map((id) => positive('scenarios', id, 0)),
+    profile: values.profile,
   };
 }

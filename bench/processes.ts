@@ -18,6 +18,8 @@ export interface RunningServer {
   url: string;
   /** The highest resident set size (VmHWM) of any one of its processes so far, in MB. */
   peakRssMb(): number;
+  /** CPU time (user + system) its processes have used so far, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -26,6 +28,21 @@ function peakRssOf(pid: number): number {
   try {
     const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times: 100 on Linux. */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime from /proc/<pid>/stat, in ms; 0 once the process is gone. */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at ")"; utime and stime are the 12th and 13th of them.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
   } catch {
     return 0;
   }
@@ -91,6 +108,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     name: options.name,
     url: `http://127.0.0.1:${options.port}`,
     peakRssMb,
+    cpuMs: () => processTree(pid).reduce((total, member) => total + cpuMsOf(member), 0),
     stop: async () => {
       peakRssMb();
       child.kill('SIGTERM');

@@ -10,14 +10,14 @@ export function markdownReport(results: BenchResults): string {
     `Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}; load generator on the same machine.`,
     `Run: \`${results.command}\` on ${results.date}: ${settings.customers.toLocaleString('en-US')} customers (seeded in ${results.seedSeconds.toFixed(1)} s), ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per figure, DB_POOL_MAX=${settings.dbPoolMax}.`,
     '',
-    '| # | scenario | conn | req/s | p50 ms | p90 ms | p99 ms | errors | non-2xx | hand-written req/s | p99 ms | req/s vs (b) | p99 vs (b) | req/s vs (a) |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| # | scenario | conn | req/s | p50 ms | p90 ms | p99 ms | errors | non-2xx | CPU µs/req | hand-written req/s | p99 ms | CPU µs/req | req/s vs (b) | p99 vs (b) | req/s vs (a) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const run of results.runs) {
     const { service: s, handWritten: b } = run;
     const bare = results.bareExpress.find((figures) => figures.connections === s.connections);
     lines.push(
-      `| ${run.scenario} | ${run.name} | ${s.connections} | ${s.requestsPerSecond} | ${ms(s.p50Ms)} | ${ms(s.p90Ms)} | ${ms(s.p99Ms)} | ${s.errors} | ${s.non2xx} | ${b.requestsPerSecond} | ${ms(b.p99Ms)} | ${ratio(s.requestsPerSecond, b.requestsPerSecond)} | ${ratio(s.p99Ms, b.p99Ms)} | ${ratio(s.requestsPerSecond, bare?.requestsPerSecond ?? 0)} |`,
+      `| ${run.scenario} | ${run.name} | ${s.connections} | ${s.requestsPerSecond} | ${ms(s.p50Ms)} | ${ms(s.p90Ms)} | ${ms(s.p99Ms)} | ${s.errors} | ${s.non2xx} | ${s.cpuMicrosPerRequest ?? '–'} | ${b.requestsPerSecond} | ${ms(b.p99Ms)} | ${b.cpuMicrosPerRequest ?? '–'} | ${ratio(s.requestsPerSecond, b.requestsPerSecond)} | ${ratio(s.p99Ms, b.p99Ms)} | ${ratio(s.requestsPerSecond, bare?.requestsPerSecond ?? 0)} |`,
     );
   }
   lines.push('', '| ceiling | conn | req/s (tps) | p99 ms (avg for pgbench) |', '|---|---:|---:|---:|');

@@ -38,6 +38,8 @@ export interface ServiceSettings {
   /** Rate limiting stays on (its cost is measured) with a budget the benchmark never spends. */
   rateLimitRequests: number;
   extraEnv?: Record<string, string>;
+  /** Options for node itself, such as --cpu-prof. */
+  nodeArgs?: string[];
 }
 
 /**
@@ -47,7 +49,7 @@ export interface ServiceSettings {
 export async function startService(settings: ServiceSettings): Promise<RunningServer> {
   return startServer({
     name: `service (WEB_CONCURRENCY=${settings.webConcurrency})`,
-    args: [path.join(ROOT, 'dist/src/server.js')],
+    args: [...(settings.nodeArgs ?? []), path.join(ROOT, 'dist/src/server.js')],
     env: {
       NODE_ENV: 'production',
       DATABASE_URL: settings.databaseUrl,

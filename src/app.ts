@@ -86,16 +86,11 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   app.use(helmet());
   app.use(singleValuedHeaders());
 
-  // Probes need neither a token nor a location.
-  app.use(healthRouter(db, readiness, settings.healthDatabaseTimeoutMs ?? 1000));
-
   // Before authentication: a browser's preflight carries no token.
   app.use(BROWSER_READ_PATHS, browserCors(settings.corsAllowedOrigins));
-  app.use(openApiRouter(document));
-  app.use(loginRouter(auth.login));
-  app.use(jwksRouter(auth.publicKeys));
-  // Who is asking comes first (401), then for which location (400), then
-  // whether the token may act there (403); each route checks its own scope.
+  // The API first, so that its requests (nearly all of them) do not walk the
+  // routers below. Who is asking comes first (401), then for which location
+  // (400), then whether the token may act there (403); each route checks its own scope.
   app.use(
     '/v1',
     noStore,
@@ -107,6 +102,11 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
     paymentMethodsRouter(paymentMethods, creates, customerSessionSecret),
     paymentIntentsRouter(paymentIntents, creates, settings.paymentCurrencies),
   );
+  // Probes need neither a token nor a location.
+  app.use(healthRouter(db, readiness, settings.healthDatabaseTimeoutMs ?? 1000));
+  app.use(openApiRouter(document));
+  app.use(loginRouter(auth.login));
+  app.use(jwksRouter(auth.publicKeys));
 
   app.use(routeNotFound(document.paths ?? {}));
   app.use(errorHandler());

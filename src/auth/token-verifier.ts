@@ -10,6 +10,7 @@ import {
 import { z } from 'zod';
 import { DomainError } from '../platform/errors/domain-error';
 import { TOKEN_ALGORITHMS } from './signing-keys';
+import { VerifiedTokenCache } from './verified-token-cache';
 
 /** What a verified access token says about its bearer. */
 export interface AccessTokenClaims {
@@ -58,7 +59,11 @@ const claimsSchema = z.object({
 export class TokenVerifier {
   private readonly issuers: Map<string, TrustedIssuer>;
 
-  constructor(local: { issuer: string; audience: string; publicKeys: JWK[] }, external?: ExternalIssuerSettings) {
+  constructor(
+    local: { issuer: string; audience: string; publicKeys: JWK[] },
+    external?: ExternalIssuerSettings,
+    private readonly verified = new VerifiedTokenCache(),
+  ) {
     this.issuers = new Map([
       [local.issuer, { issuer: local.issuer, audience: local.audience, keys: createLocalJWKSet({ keys: local.publicKeys }), typ: 'at+jwt', remote: false }],
     ]);
@@ -74,6 +79,10 @@ export class TokenVerifier {
   }
 
   async verify(token: string): Promise<AccessTokenClaims> {
+    return this.verified.get(token) ?? this.verifyAndRemember(token);
+  }
+
+  private async verifyAndRemember(token: string): Promise<AccessTokenClaims> {
     const trusted = this.issuerOf(token);
     try {
       const { payload } = await jwtVerify(token, trusted.keys, {
@@ -86,11 +95,14 @@ export class TokenVerifier {
       });
       const claims = claimsSchema.safeParse(payload);
       if (!claims.success) throw invalidToken('The access token lacks the scope or locations claims.');
-      return {
+      const verified: AccessTokenClaims = {
         clientId: claims.data.client_id ?? claims.data.sub,
         scopes: new Set(claims.data.scope.split(' ').filter((scope) => scope !== '')),
         locations: claims.data.locations,
       };
+      // requiredClaims makes exp present.
+      this.verified.set(token, verified, payload.exp as number);
+      return verified;
     } catch (error) {
       if (error instanceof DomainError || isTokenFault(error)) throw error instanceof DomainError ? error : invalidToken();
       // Not the token's fault: from an external provider, its key set could not

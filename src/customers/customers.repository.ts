@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 export interface CustomerRecord {
   locationId: string;
@@ -28,18 +29,22 @@ function toRecord(row: CustomerRow): CustomerRecord {
   };
 }
 
+const INSERT_CUSTOMER = preparedStatement(
+  'insert_customer',
+  `insert into customers (location_id, id, external_reference_id, description) values (?, ?, ?, ?)
+   returning ${COLUMNS.join(', ')}`,
+);
+
 export async function insertCustomer(
   db: Knex | Knex.Transaction,
   customer: Pick<CustomerRecord, 'locationId' | 'id' | 'externalReferenceId' | 'description'>,
 ): Promise<CustomerRecord> {
-  const [row] = await db('customers')
-    .insert({
-      location_id: customer.locationId,
-      id: customer.id,
-      external_reference_id: customer.externalReferenceId,
-      description: customer.description,
-    })
-    .returning(COLUMNS);
+  const [row] = await runPrepared<CustomerRow>(db, INSERT_CUSTOMER, [
+    customer.locationId,
+    customer.id,
+    customer.externalReferenceId,
+    customer.description,
+  ]);
   return toRecord(row as CustomerRow);
 }
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import type { PaymentIntentStatus } from './payment-intent-status';
 
 export interface PaymentIntentRecord {
@@ -97,8 +98,10 @@ export async function insertPaymentIntent(db: Knex, intent: NewPaymentIntent): P
   return inserted === undefined ? undefined : toRecord(inserted);
 }
 
+const PAYMENT_INTENT = preparedStatement('payment_intent', `select * from ${TABLE} where location_id = ? and id = ?`);
+
 export async function findPaymentIntent(db: Knex, locationId: string, id: string): Promise<PaymentIntentRecord | undefined> {
-  const row = (await db(TABLE).where({ location_id: locationId, id }).first()) as PaymentIntentRow | undefined;
+  const [row] = await runPrepared<PaymentIntentRow>(db, PAYMENT_INTENT, [locationId, id]);
   return row === undefined ? undefined : toRecord(row);
 }
 

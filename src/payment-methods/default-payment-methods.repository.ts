@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 export interface DefaultPaymentMethodRecord {
   paymentMethodId: string;
@@ -14,6 +15,17 @@ function toRecord(row: DefaultRow): DefaultPaymentMethodRecord {
   return { paymentMethodId: row.payment_method_id, contextName: row.context_name };
 }
 
+const UPSERT_DEFAULT = preparedStatement(
+  'upsert_default_payment_method',
+  `insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
+   select pm.location_id, pm.customer_id, ?, pm.id
+     from payment_methods pm
+    where pm.location_id = ? and pm.customer_id = ? and pm.id = ?
+   on conflict (location_id, customer_id, context_name)
+   do update set payment_method_id = excluded.payment_method_id, updated_at = now()
+   returning payment_method_id, context_name`,
+);
+
 /**
  * Makes a card the customer's default for a context, in one statement that is
  * safe under concurrency: the insert selects the card through its owner, so a
@@ -25,19 +37,23 @@ export async function upsertDefaultPaymentMethod(
   db: Knex | Knex.Transaction,
   binding: { locationId: string; customerId: string; contextName: string; paymentMethodId: string },
 ): Promise<DefaultPaymentMethodRecord | undefined> {
-  const result = await db.raw<{ rows: DefaultRow[] }>(
-    `insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
-     select pm.location_id, pm.customer_id, ?, pm.id
-       from payment_methods pm
-      where pm.location_id = ? and pm.customer_id = ? and pm.id = ?
-     on conflict (location_id, customer_id, context_name)
-     do update set payment_method_id = excluded.payment_method_id, updated_at = now()
-     returning payment_method_id, context_name`,
-    [binding.contextName, binding.locationId, binding.customerId, binding.paymentMethodId],
-  );
-  const row = result.rows[0];
+  const [row] = await runPrepared<DefaultRow>(db, UPSERT_DEFAULT, [
+    binding.contextName,
+    binding.locationId,
+    binding.customerId,
+    binding.paymentMethodId,
+  ]);
   return row === undefined ? undefined : toRecord(row);
 }
+
+const CONTEXT_DEFAULT = preparedStatement(
+  'default_payment_method_of_context',
+  `select d.payment_method_id, d.context_name
+     from customers c
+     left join default_payment_methods d
+       on d.location_id = c.location_id and d.customer_id = c.id and d.context_name = ?
+    where c.location_id = ? and c.id = ?`,
+);
 
 /**
  * The default for a context, in one round trip that tells the three outcomes
@@ -49,14 +65,8 @@ export async function findDefaultPaymentMethod(
   customerId: string,
   contextName: string,
 ): Promise<{ binding: DefaultPaymentMethodRecord | null } | undefined> {
-  const row = (await db('customers as c')
-    .leftJoin('default_payment_methods as d', function joinContextDefault() {
-      this.on('d.location_id', '=', 'c.location_id')
-        .andOn('d.customer_id', '=', 'c.id')
-        .andOnVal('d.context_name', '=', contextName);
-    })
-    .where({ 'c.location_id': locationId, 'c.id': customerId })
-    .first('d.payment_method_id', 'd.context_name')) as DefaultRow | { payment_method_id: null } | undefined;
+  // The primary key (location, customer) of customers makes this one row at most.
+  const [row] = await runPrepared<DefaultRow | { payment_method_id: null }>(db, CONTEXT_DEFAULT, [contextName, locationId, customerId]);
   if (row === undefined) return undefined;
   return { binding: row.payment_method_id === null ? null : toRecord(row as DefaultRow) };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 export interface PaymentMethodRecord {
   locationId: string;
@@ -93,6 +94,15 @@ export async function upsertPaymentMethod(
   return row === undefined ? undefined : { paymentMethod: toRecord(row), created: row.created };
 }
 
+const CUSTOMER_CARDS = preparedStatement(
+  'payment_methods_of_customer',
+  `select ${COLUMNS.map((column) => `pm.${column}`).join(', ')}
+     from customers c
+     left join payment_methods pm on pm.location_id = c.location_id and pm.customer_id = c.id
+    where c.location_id = ? and c.id = ?
+    order by pm.created_at, pm.id`,
+);
+
 /**
  * The customer's cards, oldest first, in one round trip that also tells a
  * customer with no cards (an empty list) from one that does not exist (undefined).
@@ -102,13 +112,7 @@ export async function listCustomerPaymentMethods(
   locationId: string,
   customerId: string,
 ): Promise<PaymentMethodRecord[] | undefined> {
-  const rows = (await db('customers as c')
-    .leftJoin('payment_methods as pm', function joinOwnCards() {
-      this.on('pm.location_id', '=', 'c.location_id').andOn('pm.customer_id', '=', 'c.id');
-    })
-    .where({ 'c.location_id': locationId, 'c.id': customerId })
-    .orderBy([{ column: 'pm.created_at' }, { column: 'pm.id' }])
-    .select(COLUMNS.map((column) => `pm.${column}`))) as Array<PaymentMethodRow | { id: null }>;
+  const rows = await runPrepared<PaymentMethodRow | { id: null }>(db, CUSTOMER_CARDS, [locationId, customerId]);
   if (rows.length === 0) return undefined;
   return rows.filter((row): row is PaymentMethodRow => row.id !== null).map(toRecord);
 }

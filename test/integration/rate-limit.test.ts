@@ -58,6 +58,21 @@ describe('rate limits per client and location', () => {
     await listCustomers(second, location).expect(429);
   });
 
+  it('leases points from PostgreSQL in batches, yet two replicas together never pass the budget', async () => {
+    const budget = { requests: 100, windowSeconds: 60 };
+    // Leases of two points (a fiftieth of 100): each replica may be left holding one.
+    const replicas = [await startTestApp({ rateLimit: budget, database: first.db }), await startTestApp({ rateLimit: budget, database: first.db })];
+    const location = newLocation();
+    const statuses: number[] = [];
+    for (let index = 0; index < 110; index += 1) {
+      statuses.push((await listCustomers(replicas[index % 2] as TestApp, location)).status);
+    }
+    const allowed = statuses.filter((status) => status === 200).length;
+    expect(allowed).toBeLessThanOrEqual(100);
+    expect(allowed).toBeGreaterThanOrEqual(98);
+    expect(statuses.filter((status) => status !== 200).every((status) => status === 429)).toBe(true);
+  });
+
   it('does not count requests refused before the location is known to be permitted', async () => {
     const location = newLocation();
     const elsewhere = await first.tokenFor({ scopes: SCOPES, locations: ['somewhere-else'] });

@@ -1,0 +1,79 @@
+import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import { leaseSizeFor, PointLeases } from '../../src/platform/rate-limit/point-leases';
+
+/** rate-limiter-flexible's in-memory limiter, counting the round trips a store would cost. */
+class CountingLimiter extends RateLimiterMemory {
+  consumes = 0;
+  override consume(key: string | number, points?: number): Promise<RateLimiterRes> {
+    this.consumes += 1;
+    return super.consume(key, points);
+  }
+}
+
+async function drawMany(leases: PointLeases[], count: number, key = 'client\nlocation'): Promise<number> {
+  const draws = await Promise.all(Array.from({ length: count }, (_, index) => (leases[index % leases.length] as PointLeases).draw(key)));
+  return draws.filter((draw) => draw.allowed).length;
+}
+
+describe('PointLeases', () => {
+  it('sizes a lease at a fiftieth of the budget, from 1 to 100', () => {
+    expect([3, 49, 50, 1200, 5000, 1_000_000].map(leaseSizeFor)).toEqual([1, 1, 1, 24, 100, 100]);
+  });
+
+  it('hands out exactly the budget, the last lease partly, and gives the rest back to the store', async () => {
+    const limiter = new CountingLimiter({ points: 25, duration: 60 });
+    const leases = new PointLeases(limiter, 25, 10);
+    expect(await drawMany([leases], 40)).toBe(25);
+    expect((await limiter.get('client\nlocation'))?.consumedPoints).toBe(25);
+  });
+
+  it('never exceeds one budget shared by three replicas drawing concurrently', async () => {
+    const limiter = new CountingLimiter({ points: 1000, duration: 60 });
+    const replicas = [0, 1, 2].map(() => new PointLeases(limiter, 1000, 20));
+    const allowed = await drawMany(replicas, 1500);
+    expect(allowed).toBeLessThanOrEqual(1000);
+    // At worst each replica is left holding part of a lease it cannot share.
+    expect(allowed).toBeGreaterThanOrEqual(1000 - 3 * 19);
+  });
+
+  it('costs one store round trip per lease, shared by concurrent requests of a key', async () => {
+    const limiter = new CountingLimiter({ points: 100_000, duration: 60 });
+    const leases = new PointLeases(limiter, 100_000, 100);
+    expect(await drawMany([leases], 50)).toBe(50);
+    expect(limiter.consumes).toBe(1);
+    expect(await drawMany([leases], 200)).toBe(200);
+    expect(limiter.consumes).toBe(3);
+  });
+
+  it('once the store says the window is spent, refuses from memory with the time to its end', async () => {
+    const limiter = new CountingLimiter({ points: 3, duration: 60 });
+    const leases = new PointLeases(limiter, 3, 1);
+    expect(await drawMany([leases], 3)).toBe(3);
+    const refused = await leases.draw('client\nlocation');
+    expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+    expect(refused.msBeforeReset).toBeGreaterThan(0);
+    expect(refused.msBeforeReset).toBeLessThanOrEqual(60_000);
+    const consumes = limiter.consumes;
+    expect(await drawMany([leases], 20)).toBe(0);
+    expect(limiter.consumes).toBe(consumes);
+  });
+
+  it('takes a fresh lease when the window ends, and never carries leased points into it', async () => {
+    let clock = 0;
+    const limiter = new CountingLimiter({ points: 100, duration: 60 });
+    const leases = new PointLeases(limiter, 100, 10, () => clock);
+    await leases.draw('key');
+    expect(limiter.consumes).toBe(1);
+    // Past the lease's end by this process's clock: the 9 points left of it are not used.
+    clock = 61_000;
+    await leases.draw('key');
+    expect(limiter.consumes).toBe(2);
+  });
+
+  it('passes a store failure on, so the request fails rather than going uncounted', async () => {
+    const broken = new RateLimiterMemory({ points: 10, duration: 60 });
+    broken.consume = () => Promise.reject(new Error('connection refused'));
+    const leases = new PointLeases(broken, 10, 1);
+    await expect(leases.draw('key')).rejects.toThrow('connection refused');
+  });
+});
