@@ -15,7 +15,12 @@ COPY migrations ./migrations
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
+# A bounded old generation makes V8 collect before the heap grows: `npm run bench`
+# measured a peak RSS of about 190 MB per process under load without it and
+# about 125 MB with it, at the same speed; the live heap stays near 20 MB.
+# npm run bench starts the service with this same NODE_OPTIONS, read from here.
 ENV NODE_ENV=production \
+    NODE_OPTIONS="--max-old-space-size=96" \
     PORT=8080 \
     METRICS_PORT=9464 \
     DATA_DIR=/app/data

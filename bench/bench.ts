@@ -22,7 +22,7 @@ import { accessToken, benchCredentials, startBareExpress, startHandWritten, star
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 /** Rate limiting stays on, so its cost is in every figure, with a budget no run spends. */
-const UNSPENT_RATE_LIMIT = Number(process.env.BENCH_RL ?? 1_000_000_000);
+const UNSPENT_RATE_LIMIT = 1_000_000_000;
 const GROWTH_FROM = 10_000;
 
 const say = (line: string): void => void process.stderr.write(`bench: ${line}\n`);

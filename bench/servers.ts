@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashClientSecret } from '../src/auth/client-secret';
 import { newSigningJwk } from '../src/auth/signing-keys';
@@ -42,9 +42,16 @@ export interface ServiceSettings {
   nodeArgs?: string[];
 }
 
+/** The NODE_OPTIONS the Dockerfile sets, so the service runs here as it would in its image. */
+export function dockerfileNodeOptions(): string {
+  const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  return /NODE_OPTIONS="([^"]*)"/.exec(dockerfile)?.[1] ?? '';
+}
+
 /**
- * The service as the Dockerfile runs it: `node dist/src/server.js`, production
- * mode, logging at info to a file, metrics on, every middleware on.
+ * The service as the Dockerfile runs it: `node dist/src/server.js` with its
+ * NODE_OPTIONS, production mode, logging at info to a file, metrics on, every
+ * middleware on.
  */
 export async function startService(settings: ServiceSettings): Promise<RunningServer> {
   return startServer({
@@ -61,6 +68,7 @@ export async function startService(settings: ServiceSettings): Promise<RunningSe
       METRICS_PORT: String(await freePort()),
       WEB_CONCURRENCY: String(settings.webConcurrency),
       RATE_LIMIT_REQUESTS: String(settings.rateLimitRequests),
+      NODE_OPTIONS: dockerfileNodeOptions(),
       ...settings.extraEnv,
     },
     port: await freePort(),

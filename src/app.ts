@@ -81,7 +81,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   };
 
   app.use(requestId(logger));
-  app.use(requestLogger());
+  app.use(requestLogger(logger));
   if (metrics) app.use(metrics.recordRequests);
   app.use(helmet());
   app.use(singleValuedHeaders());

@@ -1,23 +1,42 @@
 import type { RequestHandler } from 'express';
+import type { Logger } from '../logger';
 import { routeTemplateOf } from './route-template';
 
-/** One log line per request when its answer is sent: what was asked, of whom, and how it went. */
-export function requestLogger(): RequestHandler {
+/** Every field of the access line: typed, and none of them can hold a secret or a card number. */
+interface AccessLine {
+  requestId: string;
+  method: string;
+  /** The route's template (`/v1/customers/:id`), never the raw path. */
+  route: string;
+  status: number;
+  durationMs: number;
+  /** Set only once the location header passed its checks (card numbers are refused there). */
+  locationId: string | undefined;
+  clientId: string | undefined;
+}
+
+/**
+ * One log line per request when its answer is sent: what was asked, of whom,
+ * and how it went. The line is written without the logger's path redaction,
+ * which costs about 28 µs a line (most of a request's logging) and has nothing
+ * to find in the fixed, typed fields above; every other log line keeps it.
+ */
+export function requestLogger(logger: Logger): RequestHandler {
+  const access = logger.child({}, { redact: { paths: [] } });
   return (request, response, next) => {
     const started = process.hrtime.bigint();
     response.on('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      request.log.info(
-        {
-          method: request.method,
-          route: routeTemplateOf(request),
-          status: response.statusCode,
-          durationMs: Math.round(durationMs * 100) / 100,
-          locationId: request.locationId,
-          clientId: request.auth?.clientId,
-        },
-        'request completed',
-      );
+      const line: AccessLine = {
+        requestId: request.requestId,
+        method: request.method,
+        route: routeTemplateOf(request),
+        status: response.statusCode,
+        durationMs: Math.round(durationMs * 100) / 100,
+        locationId: request.locationId,
+        clientId: request.auth?.clientId,
+      };
+      access.info(line, 'request completed');
     });
     next();
   };
