@@ -23,7 +23,8 @@ export function markdownReport(results: BenchResults): string {
   lines.push('', '| ceiling | conn | req/s (tps) | p99 ms (avg for pgbench) |', '|---|---:|---:|---:|');
   for (const bare of results.bareExpress) lines.push(`| (a) bare Express 5, JSON from memory | ${bare.connections} | ${bare.requestsPerSecond} | ${ms(bare.p99Ms)} |`);
   for (const pg of results.pgbench) lines.push(`| (c) pgbench, scenario 1's SELECT (clients = DB_POOL_MAX) | ${pg.connections} | ${pg.transactionsPerSecond} | ${ms(pg.averageLatencyMs)} avg |`);
-  lines.push('', `Service peak RSS (VmHWM) over the whole run: ${results.servicePeakRssMb} MB.`);
+  // A --growth run restarts the service per step and measures no RSS.
+  if (results.runs.length > 0) lines.push('', `Service peak RSS (VmHWM) over the whole run: ${results.servicePeakRssMb} MB.`);
   if (results.cluster) {
     lines.push('', '| WEB_CONCURRENCY=2, scenario 1 | conn | req/s | p99 ms | vs one process |', '|---|---:|---:|---:|---:|');
     for (const figures of results.cluster.figures) {

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashClientSecret } from '../src/auth/client-secret';
+import { SCOPES } from '../src/auth/scopes';
 import { newSigningJwk } from '../src/auth/signing-keys';
 import { freePort, startServer, type RunningServer } from './processes';
 
@@ -23,7 +24,7 @@ export async function benchCredentials(resultsDir: string): Promise<BenchCredent
     {
       clientId: CLIENT_ID,
       secretHash: await hashClientSecret(CLIENT_SECRET),
-      scopes: ['spi.customers:read', 'spi.customers:write', 'simplified-payments-integration:read', 'simplified-payments-integration.server:write'],
+      scopes: [...SCOPES],
       locations: ['*'],
     },
   ];
