@@ -10,10 +10,18 @@ export interface Draw {
 
 interface Lease {
   left: number;
-  /** Points the shared store had left when this lease was taken. */
+  /** Points the shared store had left when this lease was last topped up. */
   storeRemaining: number;
   endsAt: number;
   /** The store had no more points for this window: refuse without asking again until it ends. */
+  exhausted: boolean;
+}
+
+/** What one round trip to the store brought back. */
+interface Taken {
+  granted: number;
+  storeRemaining: number;
+  endsAt: number;
   exhausted: boolean;
 }
 
@@ -31,20 +39,31 @@ const SWEEP_AT = 10_000;
  * until they run out or the window ends. A budget is never exceeded across
  * replicas, since every point handed out was first taken from the store; a
  * replica may at worst refuse while another still holds unused leased points
- * (at most leaseSize - 1 each). Concurrent requests of one key share one
+ * (fewer than one and a half leases each).
+ *
+ * The next lease is taken ahead, once half of the current one is handed out,
+ * so requests do not wait for the store: under load its round trip queues
+ * behind every request waiting for a database connection, and the requests
+ * of that key would queue behind it. Concurrent requests of one key share one
  * refill. Once the store says the window is spent, requests are refused from
  * memory until it ends, so a flood of refused requests costs the database nothing.
  */
 export class PointLeases {
   private readonly leases = new Map<string, Lease>();
   private readonly refills = new Map<string, Promise<void>>();
+  private readonly lowWater: number;
+  /** Two results for one key that end further apart than this are of different windows. */
+  private readonly sameWindowMs: number;
 
   constructor(
     private readonly limiter: RateLimiterAbstract,
     private readonly points: number,
     private readonly leaseSize: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.lowWater = Math.ceil(leaseSize / 2);
+    this.sameWindowMs = (limiter.duration * 1000) / 2;
+  }
 
   async draw(key: string): Promise<Draw> {
     for (;;) {
@@ -53,32 +72,64 @@ export class PointLeases {
       if (lease !== undefined && lease.endsAt > now) {
         if (lease.left > 0) {
           lease.left -= 1;
+          if (lease.left < this.lowWater && !lease.exhausted) this.refillAhead(key);
           return { allowed: true, remaining: lease.storeRemaining + lease.left, msBeforeReset: lease.endsAt - now };
         }
         if (lease.exhausted) return { allowed: false, remaining: 0, msBeforeReset: lease.endsAt - now };
       }
-      let refill = this.refills.get(key);
-      if (refill === undefined) {
-        refill = this.refill(key).finally(() => this.refills.delete(key));
-        this.refills.set(key, refill);
-      }
-      await refill;
+      await this.refill(key);
     }
   }
 
-  private async refill(key: string): Promise<void> {
+  /** The refill in flight for this key, or a new one. */
+  private refill(key: string): Promise<void> {
+    let refill = this.refills.get(key);
+    if (refill === undefined) {
+      refill = this.take(key)
+        .then((taken) => this.settle(key, taken))
+        .finally(() => this.refills.delete(key));
+      this.refills.set(key, refill);
+    }
+    return refill;
+  }
+
+  private refillAhead(key: string): void {
+    if (this.refills.has(key)) return;
+    // A store failure here is not lost: the draw that finds the lease empty
+    // starts a refill of its own, meets the same failure and fails with it.
+    this.refill(key).catch(() => undefined);
+  }
+
+  private async take(key: string): Promise<Taken> {
     if (this.leases.size >= SWEEP_AT) this.sweep();
     try {
       const taken = await this.limiter.consume(key, this.leaseSize);
-      this.leases.set(key, { left: this.leaseSize, storeRemaining: taken.remainingPoints, endsAt: this.now() + taken.msBeforeNext, exhausted: false });
+      return { granted: this.leaseSize, storeRemaining: taken.remainingPoints, endsAt: this.now() + taken.msBeforeNext, exhausted: false };
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       // The store counted the whole lease; what it had left before is ours, the rest goes back.
       const granted = Math.max(0, this.points - (refused.consumedPoints - this.leaseSize));
       const excess = this.leaseSize - granted;
       if (excess > 0) await this.limiter.reward(key, excess);
-      this.leases.set(key, { left: granted, storeRemaining: 0, endsAt: this.now() + Math.max(1, refused.msBeforeNext), exhausted: true });
+      return { granted, storeRemaining: 0, endsAt: this.now() + Math.max(1, refused.msBeforeNext), exhausted: true };
     }
+  }
+
+  /**
+   * Tops up the current lease when the points come from its window; otherwise
+   * the store has moved on to a new window and the old lease's points, taken
+   * from a window that has ended, are dropped.
+   */
+  private settle(key: string, taken: Taken): void {
+    const lease = this.leases.get(key);
+    const sameWindow = lease !== undefined && lease.endsAt > this.now() && Math.abs(taken.endsAt - lease.endsAt) < this.sameWindowMs;
+    if (!sameWindow) {
+      this.leases.set(key, { left: taken.granted, storeRemaining: taken.storeRemaining, endsAt: taken.endsAt, exhausted: taken.exhausted });
+      return;
+    }
+    lease.left += taken.granted;
+    lease.storeRemaining = taken.storeRemaining;
+    lease.exhausted = taken.exhausted;
   }
 
   private sweep(): void {
