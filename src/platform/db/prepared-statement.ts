@@ -3,30 +3,79 @@ import type { Knex } from 'knex';
 /**
  * A hot query written once as SQL and run as a named prepared statement: the
  * server parses and plans it once per pooled connection instead of on every
- * request, and Knex's query builder is skipped. On PGlite the name is ignored
- * and the SQL runs as it is. (Behind PgBouncer in transaction mode, named
- * statements need PgBouncer 1.21+ with max_prepared_statements set.)
+ * request, and Knex's query builder and runner are skipped. On PGlite the
+ * name is ignored and the SQL runs as it is. (Behind PgBouncer in transaction
+ * mode, named statements need PgBouncer 1.21+ with max_prepared_statements set.)
  */
 export interface PreparedStatement {
   readonly name: string;
+  /** With Knex's `?` placeholders, for a transaction's `raw`. */
   readonly text: string;
+  /** With PostgreSQL's `$n` placeholders, as the driver takes it. */
+  readonly positionalText: string;
 }
 
 const names = new Set<string>();
+
+/** `?` to `$1`, `$2`, ... as Knex's PostgreSQL client does it (a `\?` stays a literal `?`). */
+function positional(text: string): string {
+  let count = 0;
+  return text.replace(/(\\*)\?/g, (_match, escapes: string) => (escapes.length % 2 === 1 ? '?' : `$${++count}`));
+}
 
 /** Declares a statement; `text` uses Knex's `?` placeholders. Each name is one text, for every connection. */
 export function preparedStatement(name: string, text: string): PreparedStatement {
   // pg refuses a name reused with another text on the same connection: fail at start-up, not under load.
   if (names.has(name)) throw new Error(`prepared statement ${name} is declared twice`);
   names.add(name);
-  return { name, text };
+  return { name, text, positionalText: positional(text) };
 }
 
+/**
+ * The parts of Knex's client (knex/lib/client.js and its PostgreSQL and
+ * PGlite dialects) that one statement needs: its pool, and the dialect's own
+ * driver call. Internal to Knex, so pinned with it; every repository test
+ * runs through here on PGlite and on PostgreSQL.
+ */
+interface KnexClientParts {
+  acquireConnection(): Promise<unknown>;
+  releaseConnection(connection: unknown): Promise<void>;
+  _query(connection: unknown, query: DriverQuery): Promise<{ response: { rows: unknown[] } }>;
+  emit(event: 'query', query: DriverQuery): boolean;
+  listenerCount(event: 'query'): number;
+}
+
+interface DriverQuery {
+  method: 'raw';
+  sql: string;
+  bindings: readonly Knex.RawBinding[];
+  options: { name: string };
+}
+
+/**
+ * Runs a statement on a pooled connection with the dialect's driver call
+ * alone: Knex's query builder, runner and binding rewrites cost more CPU
+ * than the driver itself on the hottest paths (README, Performance). Knex's
+ * `query` event is still emitted for anyone listening. In a transaction the
+ * statement goes through the transaction's own `raw`, which holds its connection.
+ */
 export async function runPrepared<Row>(
   db: Knex | Knex.Transaction,
   statement: PreparedStatement,
   bindings: readonly Knex.RawBinding[],
 ): Promise<Row[]> {
-  const result = (await db.raw(statement.text, bindings as Knex.RawBinding[]).options({ name: statement.name })) as { rows: Row[] };
-  return result.rows;
+  if (db.isTransaction === true) {
+    const result = (await db.raw(statement.text, bindings as Knex.RawBinding[]).options({ name: statement.name })) as { rows: Row[] };
+    return result.rows;
+  }
+  const client = db.client as KnexClientParts;
+  const query: DriverQuery = { method: 'raw', sql: statement.positionalText, bindings, options: { name: statement.name } };
+  if (client.listenerCount('query') > 0) client.emit('query', { ...query });
+  const connection = await client.acquireConnection();
+  try {
+    const { response } = await client._query(connection, query);
+    return response.rows as Row[];
+  } finally {
+    await client.releaseConnection(connection);
+  }
 }
