@@ -48,6 +48,11 @@ async function startTracked(context: Context, start: () => Promise<RunningServer
   return server;
 }
 
+/** `node --cpu-prof` into its own folder per server under --profile, so the service's profile can be read beside (b)'s. */
+function profilerArgs(context: Context, server: string): string[] {
+  return context.options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles', server)}`] : [];
+}
+
 function serviceSettings(context: Context, webConcurrency: number) {
   return {
     databaseUrl: context.database.url,
@@ -56,7 +61,7 @@ function serviceSettings(context: Context, webConcurrency: number) {
     webConcurrency,
     rateLimitRequests: UNSPENT_RATE_LIMIT,
     extraEnv: { DB_POOL_MAX: String(context.options.dbPoolMax) },
-    nodeArgs: context.options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles')}`] : [],
+    nodeArgs: profilerArgs(context, 'service'),
   };
 }
 
@@ -74,7 +79,7 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
   const sample = requests[1]();
   const sampleBody = await (await fetch(`${service.url}${sample.path}`, { headers: sample.headers })).text();
   const jwks = await (await fetch(`${service.url}/.well-known/jwks.json`)).text();
-  const handWritten = await startTracked(context, () => startHandWritten(RESULTS_DIR, context.database.url, jwks, options.dbPoolMax));
+  const handWritten = await startTracked(context, () => startHandWritten(RESULTS_DIR, context.database.url, jwks, options.dbPoolMax, profilerArgs(context, 'hand-written')));
   const bare = await startTracked(context, () => startBareExpress(RESULTS_DIR, sampleBody));
 
   for (const connections of options.connections) {

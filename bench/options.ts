@@ -16,7 +16,7 @@ export interface BenchOptions {
   dbPoolMax: number;
   /** Only these scenarios (all by default). */
   scenarios: number[];
-  /** Runs the service with `node --cpu-prof`, profiles under bench/results/profiles/. */
+  /** Runs the service and ceiling (b) with `node --cpu-prof`, profiles under bench/results/profiles/{service,hand-written}/. */
   profile: boolean;
 }
 

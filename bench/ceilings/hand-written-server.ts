@@ -100,3 +100,5 @@ app.post('/v1/customers', express.json(), async (request, response) => {
 
 const port = Number(process.env.PORT);
 app.listen(port, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ msg: 'listening', port })}\n`));
+// An orderly exit on SIGTERM, so that `node --cpu-prof` (bench --profile) writes its profile.
+process.once('SIGTERM', () => process.exit(0));
