@@ -14,6 +14,7 @@ import { parseBenchOptions, type BenchOptions } from './options';
 import { runPgbench } from './pgbench';
 import type { RunningServer } from './processes';
 import { markdownReport } from './report';
+import { medianOfRounds } from './rounds';
 import { allLoads, type BenchResults, type ScenarioRun } from './results';
 import { SCENARIOS, scenarioRequests } from './scenarios';
 import { seedCustomers } from './seed';
@@ -65,9 +66,27 @@ function serviceSettings(context: Context, webConcurrency: number) {
   };
 }
 
-function measure(context: Context, server: RunningServer, connections: number, next: () => LoadRequest): Promise<LoadFigures> {
+function measure(context: Context, server: RunningServer, connections: number, next: () => LoadRequest, warmup = true): Promise<LoadFigures> {
   const { durationSeconds, warmupSeconds } = context.options;
-  return measureLoad({ url: server.url, connections, durationSeconds, warmupSeconds }, next, server.cpuMs);
+  return measureLoad({ url: server.url, connections, durationSeconds, warmupSeconds: warmup ? warmupSeconds : 0 }, next, server.cpuMs);
+}
+
+/**
+ * Two servers under the same load, in turns: first, second, first, second...
+ * for --rounds rounds (each warmed up once), so a slow spell of the machine
+ * falls on both; each figure is the median of its rounds.
+ */
+async function measureInTurns(
+  context: Context,
+  servers: readonly [RunningServer, RunningServer],
+  connections: number,
+  next: () => LoadRequest,
+): Promise<[LoadFigures, LoadFigures]> {
+  const rounds: [LoadFigures[], LoadFigures[]] = [[], []];
+  for (let round = 0; round < context.options.rounds; round += 1) {
+    for (const turn of [0, 1] as const) rounds[turn].push(await measure(context, servers[turn], connections, next, round === 0));
+  }
+  return [medianOfRounds(rounds[0]), medianOfRounds(rounds[1])];
 }
 
 /** Scenarios 1–6 on the service and the hand-written ceiling, (a) and (c), at each connection count. */
@@ -87,14 +106,8 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
     results.bareExpress.push(await measure(context, bare, connections, requests[1]));
     for (const scenario of SCENARIOS.filter(({ id }) => options.scenarios.includes(id))) {
       say(`scenario ${scenario.id} (${scenario.name}) @${connections}`);
-      // Side by side, ceiling first, so a slow spell of the machine hits both.
-      const run: ScenarioRun = {
-        scenario: scenario.id,
-        name: scenario.name,
-        handWritten: await measure(context, handWritten, connections, requests[scenario.id]),
-        service: await measure(context, service, connections, requests[scenario.id]),
-      };
-      results.runs.push(run);
+      const [handWrittenFigures, serviceFigures] = await measureInTurns(context, [handWritten, service], connections, requests[scenario.id]);
+      results.runs.push({ scenario: scenario.id, name: scenario.name, handWritten: handWrittenFigures, service: serviceFigures });
     }
   }
   // At the service's own number of database connections: the most it can put on the server at once.
@@ -106,17 +119,19 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
   return token;
 }
 
-/** Scenario 1 with two workers, against the single process's figures of this run. */
+/** Scenario 1 with two workers, in turns with one process, so the ratio is of figures measured side by side. */
 async function measureCluster(context: Context, results: BenchResults): Promise<void> {
+  const single = await startTracked(context, () => startService(serviceSettings(context, 1)));
   const cluster = await startTracked(context, () => startService(serviceSettings(context, 2)));
   const requests = scenarioRequests(context.options.customers, await accessToken(cluster));
-  const figures: LoadFigures[] = [];
+  const figures: NonNullable<BenchResults['cluster']>['figures'] = [];
   for (const connections of context.options.connections) {
-    say(`scenario 1 with WEB_CONCURRENCY=2 @${connections}`);
-    figures.push(await measure(context, cluster, connections, requests[1]));
+    say(`scenario 1 with WEB_CONCURRENCY=2 and with one process @${connections}`);
+    const [one, two] = await measureInTurns(context, [single, cluster], connections, requests[1]);
+    figures.push({ single: one, cluster: two });
   }
   results.cluster = { figures, peakRssMbPerProcess: cluster.peakRssMb() };
-  await cluster.stop();
+  for (const server of [single, cluster]) await server.stop();
   context.stops.length = 0;
 }
 
@@ -168,6 +183,7 @@ async function main(): Promise<number> {
       customers: options.growth ? options.growthTo : options.customers,
       durationSeconds: options.durationSeconds,
       warmupSeconds: options.warmupSeconds,
+      rounds: options.rounds,
       connections: options.connections,
       dbPoolMax: options.dbPoolMax,
     },

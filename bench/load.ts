@@ -31,6 +31,8 @@ export interface LoadFigures {
   /** Status codes of the non-2xx answers, and the body of the first one, for a diagnosis. */
   non2xxStatuses: Record<string, number>;
   firstNon2xxBody?: string;
+  /** With --rounds above 1: each round's own figures, of which the ones above are the medians. */
+  rounds?: Array<{ requestsPerSecond: number; p99Ms: number; cpuMicrosPerRequest?: number }>;
 }
 
 async function fire(settings: LoadSettings, seconds: number, next: () => LoadRequest): Promise<LoadFigures> {

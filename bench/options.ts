@@ -5,6 +5,8 @@ export interface BenchOptions {
   customers: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** Each scenario this many times, alternating with its ceiling; figures are the medians. */
+  rounds: number;
   connections: number[];
   /** Also scenario 1 with WEB_CONCURRENCY=2. */
   cluster: boolean;
@@ -20,7 +22,7 @@ export interface BenchOptions {
   profile: boolean;
 }
 
-const USAGE = `npm run bench -- [--quick] [--customers N] [--duration S] [--warmup S] [--connections 32,128]
+const USAGE = `npm run bench -- [--quick] [--customers N] [--duration S] [--warmup S] [--rounds N] [--connections 32,128]
                    [--no-cluster] [--growth [--growth-to N]] [--no-build] [--scenarios 1,2] [--profile]
   DATABASE_URL: the PostgreSQL server to create the benchmark's database on (default the local server)`;
 
@@ -39,6 +41,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       customers: { type: 'string' },
       duration: { type: 'string' },
       warmup: { type: 'string' },
+      rounds: { type: 'string' },
       connections: { type: 'string' },
       'no-cluster': { type: 'boolean', default: false },
       growth: { type: 'boolean', default: false },
@@ -58,8 +61,9 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
   return {
     quick,
     customers: positive('customers', values.customers, quick ? 2_000 : 100_000),
-    durationSeconds: positive('duration', values.duration, quick ? 2 : 10),
+    durationSeconds: positive('duration', values.duration, quick ? 2 : 5),
     warmupSeconds: values.warmup === '0' ? 0 : positive('warmup', values.warmup, quick ? 1 : 3),
+    rounds: positive('rounds', values.rounds, quick ? 1 : 3),
     connections: (values.connections ?? '32,128').split(',').map((count) => positive('connections', count, 0)),
     cluster: !quick && !values['no-cluster'],
     growth: values.growth,

@@ -14,14 +14,14 @@ export interface BenchResults {
   date: string;
   command: string;
   machine: { cores: number; cpu: string; memoryGb: number; node: string; postgres: string };
-  settings: { customers: number; durationSeconds: number; warmupSeconds: number; connections: number[]; dbPoolMax: number };
+  settings: { customers: number; durationSeconds: number; warmupSeconds: number; rounds: number; connections: number[]; dbPoolMax: number };
   seedSeconds: number;
   runs: ScenarioRun[];
   bareExpress: LoadFigures[];
   pgbench: PgbenchFigures[];
   servicePeakRssMb: number;
-  /** Scenario 1 with WEB_CONCURRENCY=2, against the single process's figure of this run. */
-  cluster?: { figures: LoadFigures[]; peakRssMbPerProcess: number };
+  /** Scenario 1 with WEB_CONCURRENCY=2, and with one process in turns with it. */
+  cluster?: { figures: Array<{ single: LoadFigures; cluster: LoadFigures }>; peakRssMbPerProcess: number };
   /** Scenario 1 at a small and a large table. */
   growth?: Array<{ customers: number; figures: LoadFigures }>;
 }
@@ -34,7 +34,10 @@ export function allLoads(results: BenchResults): Array<{ label: string; figures:
       { label: `hand-written scenario ${run.scenario} @${run.handWritten.connections}`, figures: run.handWritten },
     ]),
     ...results.bareExpress.map((figures) => ({ label: `bare Express @${figures.connections}`, figures })),
-    ...(results.cluster?.figures ?? []).map((figures) => ({ label: `cluster scenario 1 @${figures.connections}`, figures })),
+    ...(results.cluster?.figures ?? []).flatMap(({ single, cluster }) => [
+      { label: `cluster scenario 1 @${cluster.connections}`, figures: cluster },
+      { label: `one process beside the cluster, scenario 1 @${single.connections}`, figures: single },
+    ]),
     ...(results.growth ?? []).map((step) => ({ label: `growth ${step.customers} customers`, figures: step.figures })),
   ];
 }

@@ -1,0 +1,37 @@
+import type { LoadFigures } from './load';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/**
+ * One figure for several rounds of the same load: the median of each
+ * measure, so that one slow spell of a shared machine moves no figure;
+ * counts (requests, errors, non-2xx) are summed, since every one must be 2xx.
+ */
+export function medianOfRounds(rounds: LoadFigures[]): LoadFigures {
+  const [first] = rounds;
+  if (first === undefined) throw new Error('no rounds to summarise');
+  if (rounds.length === 1) return first;
+  const of = (measure: (figures: LoadFigures) => number): number => median(rounds.map(measure));
+  const cpu = rounds.map((figures) => figures.cpuMicrosPerRequest).filter((value): value is number => value !== undefined);
+  const non2xxStatuses: Record<string, number> = {};
+  for (const figures of rounds) for (const [status, count] of Object.entries(figures.non2xxStatuses)) non2xxStatuses[status] = (non2xxStatuses[status] ?? 0) + count;
+  const firstNon2xxBody = rounds.find((figures) => figures.firstNon2xxBody !== undefined)?.firstNon2xxBody;
+  return {
+    connections: first.connections,
+    requestsPerSecond: Math.round(of((figures) => figures.requestsPerSecond)),
+    p50Ms: of((figures) => figures.p50Ms),
+    p90Ms: of((figures) => figures.p90Ms),
+    p99Ms: of((figures) => figures.p99Ms),
+    requests: rounds.reduce((sum, figures) => sum + figures.requests, 0),
+    ...(cpu.length > 0 ? { cpuMicrosPerRequest: Math.round(median(cpu)) } : {}),
+    errors: rounds.reduce((sum, figures) => sum + figures.errors, 0),
+    non2xx: rounds.reduce((sum, figures) => sum + figures.non2xx, 0),
+    non2xxStatuses,
+    ...(firstNon2xxBody === undefined ? {} : { firstNon2xxBody }),
+    rounds: rounds.map(({ requestsPerSecond, p99Ms, cpuMicrosPerRequest }) => ({ requestsPerSecond, p99Ms, ...(cpuMicrosPerRequest === undefined ? {} : { cpuMicrosPerRequest }) })),
+  };
+}
