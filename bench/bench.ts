@@ -15,7 +15,7 @@ import { runPgbench } from './pgbench';
 import type { RunningServer } from './processes';
 import { markdownReport } from './report';
 import { medianOfRounds } from './rounds';
-import { allLoads, type BenchResults, type ScenarioRun } from './results';
+import { allLoads, type BenchResults } from './results';
 import { SCENARIOS, scenarioRequests } from './scenarios';
 import { seedCustomers } from './seed';
 import { accessToken, benchCredentials, startBareExpress, startHandWritten, startService, type BenchCredentials } from './servers';
