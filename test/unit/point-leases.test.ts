@@ -158,6 +158,19 @@ describe('PointLeases', () => {
     await expect(leases.draw('key')).rejects.toThrow('connection refused');
   });
 
+  it('asks the store under the store key, worked out only for a round trip', async () => {
+    const limiter = new CountingLimiter({ points: 1000, duration: 60 });
+    const worked: string[] = [];
+    const leases = new PointLeases(limiter, 1000, 10, Date.now, (key) => {
+      worked.push(key);
+      return `hashed:${key}`;
+    });
+    expect(await drawMany([leases], 5, 'client\nlocation')).toBe(5);
+    expect(worked).toEqual(['client\nlocation']);
+    expect((await limiter.get('hashed:client\nlocation'))?.consumedPoints).toBe(10);
+    expect(await limiter.get('client\nlocation')).toBeNull();
+  });
+
   it('passes a store failure on, so the request fails rather than going uncounted', async () => {
     const broken = new RateLimiterMemory({ points: 10, duration: 60 });
     broken.consume = () => Promise.reject(new Error('connection refused'));

@@ -38,11 +38,11 @@ function setRateLimitHeaders(response: Response, settings: RateLimitSettings, dr
 export function apiRateLimit(db: Knex, settings: RateLimitSettings): RequestHandler {
   if (settings.requests === 0) return (_request, _response, next) => next();
   const limiter = postgresRateLimiter(db, { keyPrefix: 'api', points: settings.requests, durationSeconds: settings.windowSeconds });
-  const leases = new PointLeases(limiter, settings.requests, leaseSizeFor(settings.requests));
+  // Hashed for the store: client ids and location ids are each up to 255 characters, the key column too.
+  const storeKeyOf = (key: string): string => createHash('sha256').update(key).digest('base64url');
+  const leases = new PointLeases(limiter, settings.requests, leaseSizeFor(settings.requests), Date.now, storeKeyOf);
   return async (request, response, next) => {
-    // Hashed: client ids and location ids are each up to 255 characters, the key column too.
-    const key = createHash('sha256').update(`${authOf(request).clientId}\n${locationOf(request)}`).digest('base64url');
-    const draw = await leases.draw(key);
+    const draw = await leases.draw(`${authOf(request).clientId}\n${locationOf(request)}`);
     setRateLimitHeaders(response, settings, draw);
     if (!draw.allowed) {
       throw new DomainError('RATE_LIMITED', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(draw.msBeforeReset / 1000))) } });

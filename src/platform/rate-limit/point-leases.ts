@@ -60,6 +60,8 @@ export class PointLeases {
     private readonly points: number,
     private readonly leaseSize: number,
     private readonly now: () => number = Date.now,
+    /** The key as the store keeps it; worked out only for a round trip, not for every draw. */
+    private readonly storeKeyOf: (key: string) => string = (key) => key,
   ) {
     this.lowWater = Math.ceil(leaseSize / 2);
     this.sameWindowMs = (limiter.duration * 1000) / 2;
@@ -102,15 +104,16 @@ export class PointLeases {
 
   private async take(key: string): Promise<Taken> {
     if (this.leases.size >= SWEEP_AT) this.sweep();
+    const storeKey = this.storeKeyOf(key);
     try {
-      const taken = await this.limiter.consume(key, this.leaseSize);
+      const taken = await this.limiter.consume(storeKey, this.leaseSize);
       return { granted: this.leaseSize, storeRemaining: taken.remainingPoints, endsAt: this.now() + taken.msBeforeNext, exhausted: false };
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       // The store counted the whole lease; what it had left before is ours, the rest goes back.
       const granted = Math.max(0, this.points - (refused.consumedPoints - this.leaseSize));
       const excess = this.leaseSize - granted;
-      if (excess > 0) await this.limiter.reward(key, excess);
+      if (excess > 0) await this.limiter.reward(storeKey, excess);
       return { granted, storeRemaining: 0, endsAt: this.now() + Math.max(1, refused.msBeforeNext), exhausted: true };
     }
   }
