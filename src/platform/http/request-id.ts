@@ -13,7 +13,10 @@ export function requestId(logger: Logger): RequestHandler {
     const incoming = request.get('x-request-id');
     const id = incoming !== undefined && ACCEPTED_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     request.requestId = id;
-    request.log = logger.child({ requestId: id });
+    // Made on first use: most requests log nothing but their access line,
+    // which has its own logger, and a pino child costs a few µs to make.
+    let log: Logger | undefined;
+    Object.defineProperty(request, 'log', { configurable: true, enumerable: false, get: () => (log ??= logger.child({ requestId: id })) });
     response.setHeader('X-Request-Id', id);
     next();
   };
