@@ -23,6 +23,7 @@ import { CustomersService } from './customers/customers.service';
 import { paymentMethodsRouter } from './payment-methods/payment-methods.router';
 import { PaymentMethodsService } from './payment-methods/payment-methods.service';
 import { errorHandler } from './platform/http/error-handler';
+import { inOrder } from './platform/http/in-order';
 import { locationHeader } from './platform/http/location-header';
 import { routeNotFound } from './platform/http/not-found';
 import { requestId } from './platform/http/request-id';
@@ -80,27 +81,30 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
     return intent !== undefined && intent.customerId === String(request.params.id).toLowerCase();
   };
 
-  app.use(requestId(logger));
-  app.use(requestLogger(logger));
-  if (metrics) app.use(metrics.recordRequests);
-  app.use(helmet());
-  app.use(singleValuedHeaders());
+  // Every request, as one router layer (in-order.ts): id, access log, timing,
+  // security headers, repeated-header check.
+  app.use(
+    inOrder(
+      requestId(logger),
+      requestLogger(logger),
+      ...(metrics ? [metrics.recordRequests] : []),
+      helmet(),
+      singleValuedHeaders(),
+    ),
+  );
 
   // Before authentication: a browser's preflight carries no token.
   app.use(BROWSER_READ_PATHS, browserCors(settings.corsAllowedOrigins));
   // The API first, so that its requests (nearly all of them) do not walk the
   // routers below. Who is asking comes first (401), then for which location
-  // (400), then whether the token may act there (403); each route checks its own scope.
+  // (400), then whether the token may act there (403); each route checks its
+  // own scope. The routers' paths do not overlap: the busiest come first.
   app.use(
     '/v1',
-    noStore,
-    authenticate(auth.verifier),
-    locationHeader(),
-    requireLocationEntitlement(),
-    apiRateLimit(db, settings.rateLimit),
-    customersRouter(customers, creates),
+    inOrder(noStore, authenticate(auth.verifier), locationHeader(), requireLocationEntitlement(), apiRateLimit(db, settings.rateLimit)),
     paymentMethodsRouter(paymentMethods, creates, customerSessionSecret),
     paymentIntentsRouter(paymentIntents, creates, settings.paymentCurrencies),
+    customersRouter(customers, creates),
   );
   // Probes need neither a token nor a location.
   app.use(healthRouter(db, readiness, settings.healthDatabaseTimeoutMs ?? 1000));
