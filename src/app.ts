@@ -85,7 +85,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   // security headers, repeated-header check.
   app.use(
     inOrder(
-      requestId(logger),
+      requestId(),
       requestLogger(logger),
       ...(metrics ? [metrics.recordRequests] : []),
       helmet(),
@@ -113,6 +113,6 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   app.use(jwksRouter(auth.publicKeys));
 
   app.use(routeNotFound(document.paths ?? {}));
-  app.use(errorHandler());
+  app.use(errorHandler(logger));
   return app;
 }

@@ -3,6 +3,7 @@ import { classifyDatabaseError } from '../db/database-errors';
 import { DomainError, type ErrorDetails } from '../errors/domain-error';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
 import { toErrorMessage } from '../errors/to-error-message';
+import type { Logger } from '../logger';
 
 /** body-parser reports its failures with a `type`; each is the caller's fault. */
 const BODY_PARSER_ERRORS: Record<string, ErrorCode> = {
@@ -27,10 +28,12 @@ function bodyParserErrorCode(error: unknown): ErrorCode | undefined {
 /**
  * Turns every error into the spec's ErrorMessage. Known conditions keep their
  * catalogued status; anything else is a bare 500 whose cause goes to the log
- * only, never to the caller.
+ * only, never to the caller. Log lines carry the request's id.
  */
-export function errorHandler(): ErrorRequestHandler {
+export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, request, response, next) => {
+    // Made here, for the few requests that log more than their access line.
+    const log = (): Logger => logger.child({ requestId: request.requestId });
     // Once an answer has started there is no ErrorMessage to give; Express ends the socket.
     if (response.headersSent) {
       next(error);
@@ -44,15 +47,15 @@ export function errorHandler(): ErrorRequestHandler {
     } else if (isPathDecodingError(error)) {
       errorCode = 'VALIDATION_FAILED';
       details = { message: 'A path segment is not valid percent-encoded UTF-8.' };
-      request.log.warn({ errorCode }, 'request refused');
+      log().warn({ errorCode }, 'request refused');
     } else {
       errorCode = bodyParserErrorCode(error) ?? classifyDatabaseError(error) ?? 'INTERNAL_ERROR';
       if (errorCode === 'INTERNAL_ERROR' || errorCode === 'SERVICE_UNAVAILABLE') {
-        request.log.error({ err: error, errorCode }, 'request failed');
+        log().error({ err: error, errorCode }, 'request failed');
       } else {
         // A caller's mistake: the error object is not logged, since body-parser's
         // carries the raw body, which may hold a client secret.
-        request.log.warn({ errorCode }, 'request refused');
+        log().warn({ errorCode }, 'request refused');
       }
     }
     const body = toErrorMessage(errorCode, request.requestId, details);

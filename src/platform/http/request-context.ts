@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import type { Logger } from '../logger';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -7,8 +6,6 @@ declare global {
     interface Request {
       /** Set by the request-id middleware, first in the chain. */
       requestId: string;
-      /** A child logger carrying the request id. */
-      log: Logger;
       /** The Platform-Restaurant-External-ID header, once validated. */
       locationId?: string;
     }
