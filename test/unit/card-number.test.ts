@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { containsCardNumber, findCardNumberField, passesLuhn } from '../../src/platform/validation/card-number';
 
 describe('passesLuhn', () => {
@@ -63,5 +64,31 @@ describe('findCardNumberField', () => {
   it('answers undefined for clean input, and an empty path for a bare value', () => {
     expect(findCardNumberField({ a: 1, b: null, c: [true, 'x'] })).toBeUndefined();
     expect(findCardNumberField('4111111111111111')).toBe('');
+  });
+});
+
+describe('containsCardNumber, its quick pre-check', () => {
+  // The whole scan, without the allocation-free check for a 13-digit run in front of it.
+  const fullScan = (text: string): boolean =>
+    [...text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, ' ').matchAll(/\d(?:[ -]?\d)*/g)].some(([run]) => {
+      const digits = run.replace(/[ -]/g, '');
+      return digits.length >= 13 && digits.length <= 19 && passesLuhn(digits);
+    });
+
+  it('answers as the whole scan does, on text made of digits, separators and letters', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('4', '1', '0', '7', '5', ' ', '-', '--', '  ', 'a', 'x'), { maxLength: 60 }), (parts) => {
+        const text = parts.join('');
+        expect(containsCardNumber(text)).toBe(fullScan(text));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('still finds grouped test cards, and passes UUIDs', () => {
+    expect(containsCardNumber('4111 1111 1111 1111')).toBe(true);
+    expect(containsCardNumber('4111-1111-1111-1111')).toBe(true);
+    expect(containsCardNumber('4111 -1111 1111 1111')).toBe(false);
+    expect(containsCardNumber(randomUUID())).toBe(false);
   });
 });

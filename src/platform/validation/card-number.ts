@@ -29,14 +29,30 @@ export function passesLuhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-export function containsCardNumber(text: string): boolean {
-  // Cheap exit for the common case: fewer than 13 digits cannot hold a PAN.
-  let digitCount = 0;
-  for (let index = 0; index < text.length && digitCount < 13; index += 1) {
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
+/**
+ * Whether some run of DIGIT_RUN's shape holds 13 digits, without allocating:
+ * nothing shorter can be a PAN. Most text checked (ids, UUIDs, names) has no
+ * such run, and skips the costlier scan below.
+ */
+function hasThirteenDigitRun(text: string): boolean {
+  let digits = 0;
+  for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) digitCount += 1;
+    if (isDigit(code)) {
+      digits += 1;
+      if (digits >= 13) return true;
+    } else if (!((code === 32 || code === 45) && digits > 0 && isDigit(text.charCodeAt(index + 1)))) {
+      // Anything but a single space or dash between two digits ends the run.
+      digits = 0;
+    }
   }
-  if (digitCount < 13) return false;
+  return false;
+}
+
+export function containsCardNumber(text: string): boolean {
+  if (!hasThirteenDigitRun(text)) return false;
 
   for (const match of text.replace(UUID, ' ').matchAll(DIGIT_RUN)) {
     const digits = match[0].replace(/[ -]/g, '');
