@@ -62,7 +62,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     quick,
     customers: positive('customers', values.customers, quick ? 2_000 : 100_000),
     durationSeconds: positive('duration', values.duration, quick ? 2 : 5),
-    warmupSeconds: values.warmup === '0' ? 0 : positive('warmup', values.warmup, quick ? 1 : 3),
+    warmupSeconds: values.warmup === '0' ? 0 : positive('warmup', values.warmup, quick ? 1 : 5),
     rounds: positive('rounds', values.rounds, quick ? 1 : 3),
     connections: (values.connections ?? '32,128').split(',').map((count) => positive('connections', count, 0)),
     cluster: !quick && !values['no-cluster'],
