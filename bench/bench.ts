@@ -61,7 +61,10 @@ function serviceSettings(context: Context, webConcurrency: number) {
     resultsDir: RESULTS_DIR,
     webConcurrency,
     rateLimitRequests: UNSPENT_RATE_LIMIT,
-    extraEnv: { DB_POOL_MAX: String(context.options.dbPoolMax) },
+    // The service's DB_POOL_MAX is per process: a cluster's workers split the
+    // bench's, so that one process and two workers put the same number of
+    // connections on PostgreSQL (twice as many cost the server CPU, measured).
+    extraEnv: { DB_POOL_MAX: String(Math.ceil(context.options.dbPoolMax / webConcurrency)) },
     nodeArgs: profilerArgs(context, 'service'),
   };
 }

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuCostBetween, readCpu, type CpuCost } from './machine-cpu';
 
 /** One request of a scenario: drawn afresh for every request sent. */
 export interface LoadRequest {
@@ -23,8 +24,8 @@ export interface LoadFigures {
   p90Ms: number;
   p99Ms: number;
   requests: number;
-  /** The server's CPU time per answered request, in µs: what a request costs, whatever else the machine did. */
-  cpuMicrosPerRequest?: number;
+  /** CPU time per answered request, of the server (what a request costs, whatever else the machine did) and of the rest of the machine. */
+  cpu?: CpuCost;
   /** Connection errors and time-outs. */
   errors: number;
   non2xx: number;
@@ -32,7 +33,7 @@ export interface LoadFigures {
   non2xxStatuses: Record<string, number>;
   firstNon2xxBody?: string;
   /** With --rounds above 1: each round's own figures, of which the ones above are the medians. */
-  rounds?: Array<{ requestsPerSecond: number; p99Ms: number; cpuMicrosPerRequest?: number }>;
+  rounds?: Array<{ requestsPerSecond: number; p99Ms: number; cpu?: CpuCost }>;
 }
 
 async function fire(settings: LoadSettings, seconds: number, next: () => LoadRequest): Promise<LoadFigures> {
@@ -75,8 +76,8 @@ async function fire(settings: LoadSettings, seconds: number, next: () => LoadReq
  */
 export async function measureLoad(settings: LoadSettings, next: () => LoadRequest, cpuMs?: () => number): Promise<LoadFigures> {
   if (settings.warmupSeconds > 0) await fire(settings, settings.warmupSeconds, next);
-  const cpuBefore = cpuMs?.();
+  const before = cpuMs === undefined ? undefined : readCpu(cpuMs);
   const figures = await fire(settings, settings.durationSeconds, next);
-  if (cpuMs === undefined || cpuBefore === undefined || figures.requests === 0) return figures;
-  return { ...figures, cpuMicrosPerRequest: Math.round(((cpuMs() - cpuBefore) * 1000) / figures.requests) };
+  if (cpuMs === undefined || before === undefined || figures.requests === 0) return figures;
+  return { ...figures, cpu: cpuCostBetween(before, readCpu(cpuMs), figures.requests) };
 }

@@ -33,11 +33,11 @@ function peakRssOf(pid: number): number {
   }
 }
 
-/** Clock ticks per second of /proc/<pid>/stat's times: 100 on Linux. */
-const TICKS_PER_SECOND = 100;
+/** Clock ticks per second of /proc's CPU times: 100 on Linux. */
+export const TICKS_PER_SECOND = 100;
 
 /** utime + stime from /proc/<pid>/stat, in ms; 0 once the process is gone. */
-function cpuMsOf(pid: number): number {
+export function cpuMsOf(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start at ")"; utime and stime are the 12th and 13th of them.

@@ -1,7 +1,20 @@
+import type { CpuCost } from './machine-cpu';
 import { allLoads, type BenchResults } from './results';
 
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 const ms = (value: number): string => value.toFixed(value < 10 ? 1 : 0);
+/**
+ * The most requests per second these cores can answer when every request
+ * costs the server, the load generator and PostgreSQL what it did: all cores'
+ * time divided by the CPU of one request. On a machine that also runs the
+ * load generator and the database, this and not the server bounds a cluster.
+ */
+export const coresAllow = (cores: number, cpu: CpuCost | undefined): number | undefined => {
+  const perRequest = cpu === undefined ? 0 : cpu.serverMicros + cpu.loadGeneratorMicros + cpu.postgresMicros;
+  return perRequest > 0 ? Math.round((cores * 1_000_000) / perRequest) : undefined;
+};
+const cpuCell = (cpu: CpuCost | undefined): string =>
+  cpu === undefined ? '–' : `${cpu.serverMicros} / ${cpu.loadGeneratorMicros} / ${cpu.postgresMicros}, ${cpu.machineBusyPercent} %`;
 
 /** The run as Markdown: what README's Performance section shows. */
 export function markdownReport(results: BenchResults): string {
@@ -17,7 +30,7 @@ export function markdownReport(results: BenchResults): string {
     const { service: s, handWritten: b } = run;
     const bare = results.bareExpress.find((figures) => figures.connections === s.connections);
     lines.push(
-      `| ${run.scenario} | ${run.name} | ${s.connections} | ${s.requestsPerSecond} | ${ms(s.p50Ms)} | ${ms(s.p90Ms)} | ${ms(s.p99Ms)} | ${s.errors} | ${s.non2xx} | ${s.cpuMicrosPerRequest ?? '–'} | ${b.requestsPerSecond} | ${ms(b.p99Ms)} | ${b.cpuMicrosPerRequest ?? '–'} | ${ratio(s.requestsPerSecond, b.requestsPerSecond)} | ${ratio(s.p99Ms, b.p99Ms)} | ${ratio(s.requestsPerSecond, bare?.requestsPerSecond ?? 0)} |`,
+      `| ${run.scenario} | ${run.name} | ${s.connections} | ${s.requestsPerSecond} | ${ms(s.p50Ms)} | ${ms(s.p90Ms)} | ${ms(s.p99Ms)} | ${s.errors} | ${s.non2xx} | ${s.cpu?.serverMicros ?? '–'} | ${b.requestsPerSecond} | ${ms(b.p99Ms)} | ${b.cpu?.serverMicros ?? '–'} | ${ratio(s.requestsPerSecond, b.requestsPerSecond)} | ${ratio(s.p99Ms, b.p99Ms)} | ${ratio(s.requestsPerSecond, bare?.requestsPerSecond ?? 0)} |`,
     );
   }
   lines.push('', '| ceiling | conn | req/s (tps) | p99 ms (avg for pgbench) |', '|---|---:|---:|---:|');
@@ -26,11 +39,21 @@ export function markdownReport(results: BenchResults): string {
   // A --growth run restarts the service per step and measures no RSS.
   if (results.runs.length > 0) lines.push('', `Service peak RSS (VmHWM) over the whole run: ${results.servicePeakRssMb} MB.`);
   if (results.cluster) {
-    lines.push('', '| scenario 1, in turns | conn | one process req/s | WEB_CONCURRENCY=2 req/s | p99 ms | two workers vs one process |', '|---|---:|---:|---:|---:|---:|');
+    lines.push(
+      '',
+      '| scenario 1, in turns | conn | one process req/s | WEB_CONCURRENCY=2 req/s | p99 ms | two workers vs one process | CPU µs/req, one process: service / load generator / PostgreSQL, cores busy | the same, two workers | most the cores allow two workers | reached |',
+      '|---|---:|---:|---:|---:|---:|---|---|---:|---:|',
+    );
     for (const { single, cluster } of results.cluster.figures) {
-      lines.push(`| two workers | ${cluster.connections} | ${single.requestsPerSecond} | ${cluster.requestsPerSecond} | ${ms(cluster.p99Ms)} | ${ratio(cluster.requestsPerSecond, single.requestsPerSecond)} |`);
+      const allowed = coresAllow(results.machine.cores, cluster.cpu);
+      lines.push(
+        `| two workers | ${cluster.connections} | ${single.requestsPerSecond} | ${cluster.requestsPerSecond} | ${ms(cluster.p99Ms)} | ${ratio(cluster.requestsPerSecond, single.requestsPerSecond)} | ${cpuCell(single.cpu)} | ${cpuCell(cluster.cpu)} | ${allowed === undefined ? '–' : `${allowed} req/s = ${ratio(allowed, single.requestsPerSecond)}`} | ${allowed === undefined ? '–' : `${Math.round((cluster.requestsPerSecond * 100) / allowed)} %`} |`,
+      );
     }
-    lines.push('', `Peak RSS per process with two workers: ${results.cluster.peakRssMbPerProcess} MB.`);
+    lines.push(
+      '',
+      `Two workers have DB_POOL_MAX=${Math.ceil(settings.dbPoolMax / 2)} each, the same connections in total as one process. Peak RSS per process with two workers: ${results.cluster.peakRssMbPerProcess} MB.`,
+    );
   }
   if (results.growth) {
     const [small, large] = results.growth;

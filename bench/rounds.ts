@@ -1,4 +1,5 @@
 import type { LoadFigures } from './load';
+import type { CpuCost } from './machine-cpu';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -16,7 +17,8 @@ export function medianOfRounds(rounds: LoadFigures[]): LoadFigures {
   if (first === undefined) throw new Error('no rounds to summarise');
   if (rounds.length === 1) return first;
   const of = (measure: (figures: LoadFigures) => number): number => median(rounds.map(measure));
-  const cpu = rounds.map((figures) => figures.cpuMicrosPerRequest).filter((value): value is number => value !== undefined);
+  const cpus = rounds.map((figures) => figures.cpu).filter((cpu): cpu is CpuCost => cpu !== undefined);
+  const cpuOf = (measure: (cpu: CpuCost) => number): number => Math.round(median(cpus.map(measure)));
   const non2xxStatuses: Record<string, number> = {};
   for (const figures of rounds) for (const [status, count] of Object.entries(figures.non2xxStatuses)) non2xxStatuses[status] = (non2xxStatuses[status] ?? 0) + count;
   const firstNon2xxBody = rounds.find((figures) => figures.firstNon2xxBody !== undefined)?.firstNon2xxBody;
@@ -27,11 +29,20 @@ export function medianOfRounds(rounds: LoadFigures[]): LoadFigures {
     p90Ms: of((figures) => figures.p90Ms),
     p99Ms: of((figures) => figures.p99Ms),
     requests: rounds.reduce((sum, figures) => sum + figures.requests, 0),
-    ...(cpu.length > 0 ? { cpuMicrosPerRequest: Math.round(median(cpu)) } : {}),
+    ...(cpus.length > 0
+      ? {
+          cpu: {
+            serverMicros: cpuOf((cpu) => cpu.serverMicros),
+            loadGeneratorMicros: cpuOf((cpu) => cpu.loadGeneratorMicros),
+            postgresMicros: cpuOf((cpu) => cpu.postgresMicros),
+            machineBusyPercent: cpuOf((cpu) => cpu.machineBusyPercent),
+          },
+        }
+      : {}),
     errors: rounds.reduce((sum, figures) => sum + figures.errors, 0),
     non2xx: rounds.reduce((sum, figures) => sum + figures.non2xx, 0),
     non2xxStatuses,
     ...(firstNon2xxBody === undefined ? {} : { firstNon2xxBody }),
-    rounds: rounds.map(({ requestsPerSecond, p99Ms, cpuMicrosPerRequest }) => ({ requestsPerSecond, p99Ms, ...(cpuMicrosPerRequest === undefined ? {} : { cpuMicrosPerRequest }) })),
+    rounds: rounds.map(({ requestsPerSecond, p99Ms, cpu }) => ({ requestsPerSecond, p99Ms, ...(cpu === undefined ? {} : { cpu }) })),
   };
 }
