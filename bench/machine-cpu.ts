@@ -9,7 +9,10 @@ function machineBusyMs(): number {
   return (((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 1000) / TICKS_PER_SECOND;
 }
 
-/** CPU time of every PostgreSQL server process running now (postmaster and backends), in ms. */
+/**
+ * CPU time of every PostgreSQL server process on this machine running now
+ * (postmaster and backends), in ms: 0 when DATABASE_URL names a server elsewhere.
+ */
 function postgresCpuMs(): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {

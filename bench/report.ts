@@ -21,7 +21,7 @@ export function markdownReport(results: BenchResults): string {
   const { machine, settings } = results;
   const lines = [
     `Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}; load generator on the same machine.`,
-    `Run: \`${results.command}\` on ${results.date}: ${settings.customers.toLocaleString('en-US')} customers (seeded in ${results.seedSeconds.toFixed(1)} s), ${settings.warmupSeconds} s warm-up, then ${settings.rounds === 1 ? `${settings.durationSeconds} s per figure` : `${settings.rounds} rounds of ${settings.durationSeconds} s in turns with the ceiling, figures are medians`}, DB_POOL_MAX=${settings.dbPoolMax}.`,
+    `Run: \`${results.command}\` on ${results.date}: ${settings.customers.toLocaleString('en-US')} customers (seeded in ${results.seedSeconds.toFixed(1)} s), ${settings.warmupSeconds} s warm-up, then ${settings.rounds === 1 || results.growth ? `${settings.durationSeconds} s per figure` : `${settings.rounds} rounds of ${settings.durationSeconds} s in turns with the ceiling, figures are medians`}, DB_POOL_MAX=${settings.dbPoolMax}.`,
     '',
     '| # | scenario | conn | req/s | p50 ms | p90 ms | p99 ms | errors | non-2xx | CPU µs/req | hand-written req/s | p99 ms | CPU µs/req | req/s vs (b) | p99 vs (b) | req/s vs (a) |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
