@@ -25,6 +25,8 @@ const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 /** Rate limiting stays on, so its cost is in every figure, with a budget no run spends. */
 const UNSPENT_RATE_LIMIT = 1_000_000_000;
 const GROWTH_FROM = 10_000;
+/** WEB_CONCURRENCY of the cluster measured against one process. */
+const CLUSTER_WORKERS = 2;
 
 const say = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
@@ -54,6 +56,15 @@ function profilerArgs(context: Context, server: string): string[] {
   return context.options.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS_DIR, 'profiles', server)}`] : [];
 }
 
+/**
+ * The service's DB_POOL_MAX is per process: a cluster's workers split the
+ * bench's, so that one process and two workers put the same number of
+ * connections on PostgreSQL (twice as many cost the server CPU, measured).
+ */
+function poolPerProcess(context: Context, webConcurrency: number): number {
+  return Math.ceil(context.options.dbPoolMax / webConcurrency);
+}
+
 function serviceSettings(context: Context, webConcurrency: number) {
   return {
     databaseUrl: context.database.url,
@@ -61,10 +72,7 @@ function serviceSettings(context: Context, webConcurrency: number) {
     resultsDir: RESULTS_DIR,
     webConcurrency,
     rateLimitRequests: UNSPENT_RATE_LIMIT,
-    // The service's DB_POOL_MAX is per process: a cluster's workers split the
-    // bench's, so that one process and two workers put the same number of
-    // connections on PostgreSQL (twice as many cost the server CPU, measured).
-    extraEnv: { DB_POOL_MAX: String(Math.ceil(context.options.dbPoolMax / webConcurrency)) },
+    extraEnv: { DB_POOL_MAX: String(poolPerProcess(context, webConcurrency)) },
     nodeArgs: profilerArgs(context, 'service'),
   };
 }
@@ -125,7 +133,7 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
 /** Scenario 1 with two workers, in turns with one process, so the ratio is of figures measured side by side. */
 async function measureCluster(context: Context, results: BenchResults): Promise<void> {
   const single = await startTracked(context, () => startService(serviceSettings(context, 1)));
-  const cluster = await startTracked(context, () => startService(serviceSettings(context, 2)));
+  const cluster = await startTracked(context, () => startService(serviceSettings(context, CLUSTER_WORKERS)));
   const requests = scenarioRequests(context.options.customers, await accessToken(cluster));
   const figures: NonNullable<BenchResults['cluster']>['figures'] = [];
   for (const connections of context.options.connections) {
@@ -133,7 +141,7 @@ async function measureCluster(context: Context, results: BenchResults): Promise<
     const [one, two] = await measureInTurns(context, [single, cluster], connections, requests[1]);
     figures.push({ single: one, cluster: two });
   }
-  results.cluster = { figures, peakRssMbPerProcess: cluster.peakRssMb() };
+  results.cluster = { figures, peakRssMbPerProcess: cluster.peakRssMb(), dbPoolMaxPerWorker: poolPerProcess(context, CLUSTER_WORKERS) };
   for (const server of [single, cluster]) await server.stop();
   context.stops.length = 0;
 }

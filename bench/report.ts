@@ -52,7 +52,7 @@ export function markdownReport(results: BenchResults): string {
     }
     lines.push(
       '',
-      `Two workers have DB_POOL_MAX=${Math.ceil(settings.dbPoolMax / 2)} each, the same connections in total as one process. Peak RSS per process with two workers: ${results.cluster.peakRssMbPerProcess} MB.`,
+      `Two workers have DB_POOL_MAX=${results.cluster.dbPoolMaxPerWorker} each, the same connections in total as one process. Peak RSS per process with two workers: ${results.cluster.peakRssMbPerProcess} MB.`,
     );
   }
   if (results.growth) {

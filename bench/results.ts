@@ -21,7 +21,7 @@ export interface BenchResults {
   pgbench: PgbenchFigures[];
   servicePeakRssMb: number;
   /** Scenario 1 with WEB_CONCURRENCY=2, and with one process in turns with it. */
-  cluster?: { figures: Array<{ single: LoadFigures; cluster: LoadFigures }>; peakRssMbPerProcess: number };
+  cluster?: { figures: Array<{ single: LoadFigures; cluster: LoadFigures }>; peakRssMbPerProcess: number; dbPoolMaxPerWorker: number };
   /** Scenario 1 at a small and a large table. */
   growth?: Array<{ customers: number; figures: LoadFigures }>;
 }
