@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '../http/json-depth';
+
 /**
  * Every error condition the service answers with, by a stable name. The name
  * goes out as `messageKey`; `code` is the number the spec's ErrorMessage carries.
@@ -37,6 +39,11 @@ export const ERROR_CATALOG = {
   },
   REQUEST_HEADERS_TOO_LARGE: { status: 431, code: 1010, message: 'The request headers are too large.' },
   REQUEST_TIMEOUT: { status: 408, code: 1011, message: 'The request was not received in time.' },
+  JSON_TOO_DEEP: {
+    status: 400,
+    code: 1012,
+    message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+  },
   METHOD_NOT_ALLOWED: { status: 405, code: 1008, message: 'This path does not take this method; the Allow header lists those it takes.' },
   CUSTOMER_NOT_FOUND: { status: 404, code: 2001, message: 'The customer record does not exist.' },
   PAYMENT_METHOD_NOT_FOUND: { status: 404, code: 2002, message: 'The payment method does not exist.' },

@@ -3,12 +3,14 @@ import { classifyDatabaseError } from '../db/database-errors';
 import { DomainError, type ErrorDetails } from '../errors/domain-error';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
 import { toErrorMessage } from '../errors/to-error-message';
+import { JSON_TOO_DEEP_TYPE } from './json-body';
 import type { Logger } from '../logger';
 
 /** body-parser reports its failures with a `type`; each is the caller's fault. */
 const BODY_PARSER_ERRORS: Record<string, ErrorCode> = {
   'entity.parse.failed': 'MALFORMED_JSON',
   'entity.too.large': 'PAYLOAD_TOO_LARGE',
+  [JSON_TOO_DEEP_TYPE]: 'JSON_TOO_DEEP',
   'charset.unsupported': 'UNSUPPORTED_MEDIA_TYPE',
   'encoding.unsupported': 'UNSUPPORTED_MEDIA_TYPE',
   'request.aborted': 'VALIDATION_FAILED',

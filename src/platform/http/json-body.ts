@@ -1,11 +1,31 @@
 import express, { type RequestHandler } from 'express';
 import { DomainError } from '../errors/domain-error';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
 export const BODY_LIMIT = '100kb';
 
+/** body-parser's error `type`s for what the check below refuses; the error handler maps them. */
+export const JSON_TOO_DEEP_TYPE = 'entity.too.deep';
+
+/**
+ * Runs on the raw bytes before they are parsed: only UTF-8 is read (the
+ * depth check reads bytes as UTF-8, and the document declares nothing else),
+ * and nesting past MAX_JSON_DEPTH is refused before anything recursive sees it.
+ */
+function checkBeforeParsing(_request: unknown, _response: unknown, body: Buffer, encoding: string): void {
+  if (encoding.toLowerCase() !== 'utf-8') throw Object.assign(new Error('only UTF-8 is read'), { type: 'charset.unsupported' });
+  if (exceedsJsonDepth(body, MAX_JSON_DEPTH)) throw Object.assign(new Error('nested too deep'), { type: JSON_TOO_DEEP_TYPE });
+}
+
 // Compressed bodies are refused (415) rather than inflated: nothing a caller
 // sends here is large enough to need it, and inflation is a decompression-bomb risk.
-const parseAnyContentTypeAsJson = express.json({ limit: BODY_LIMIT, strict: true, inflate: false, type: () => true });
+const parseAnyContentTypeAsJson = express.json({
+  limit: BODY_LIMIT,
+  strict: true,
+  inflate: false,
+  type: () => true,
+  verify: checkBeforeParsing,
+});
 
 function sendsBody(contentLength: string | undefined, transferEncoding: string | undefined): boolean {
   return transferEncoding !== undefined || (contentLength !== undefined && contentLength !== '0');
