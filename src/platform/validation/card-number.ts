@@ -61,6 +61,11 @@ export function containsCardNumber(text: string): boolean {
   return false;
 }
 
+/** A key that holds a card number is named with its digits masked: the name goes back to the caller and into logs. */
+function maskDigits(key: string): string {
+  return key.replace(/\d/g, '*');
+}
+
 /**
  * The dotted path of the first value in a parsed request (strings, and numbers,
  * which JSON can carry a PAN in too) that holds a card number; undefined if none.
@@ -72,7 +77,7 @@ export function findCardNumberField(value: unknown, path: string[] = []): string
   if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
       // A key can carry a PAN as well as a value can.
-      if (containsCardNumber(key)) return [...path, key].join('.');
+      if (containsCardNumber(key)) return [...path, maskDigits(key)].join('.');
       const found = findCardNumberField(child, [...path, key]);
       if (found !== undefined) return found;
     }
