@@ -19,6 +19,8 @@ export interface AuthSettings {
   issuer: string;
   audience: string;
   ttlSeconds: number;
+  /** Longest lifetime (`exp` - `iat`) accepted from any issuer. */
+  maxTokenLifetimeSeconds: number;
   maxLoginFailures: number;
   loginWindowSeconds: number;
   external?: ExternalIssuerSettings;
@@ -30,7 +32,10 @@ export function assembleAuth(keys: SigningKeys, clients: readonly ApiClient[], s
   const tokenIssuer = new TokenIssuer(keys, { issuer, audience, ttlSeconds: settings.ttlSeconds });
   const throttle = new LoginThrottle(db, { maxFailures: settings.maxLoginFailures, windowSeconds: settings.loginWindowSeconds });
   return {
-    verifier: new TokenVerifier({ issuer, audience, publicKeys: keys.publicKeys }, settings.external),
+    verifier: new TokenVerifier(
+      { issuer, audience, publicKeys: keys.publicKeys, maxLifetimeSeconds: settings.maxTokenLifetimeSeconds },
+      settings.external,
+    ),
     login: new LoginService(clients, tokenIssuer, throttle),
     publicKeys: keys.publicKeys,
   };
@@ -41,6 +46,7 @@ export function authSettingsFrom(config: Config): AuthSettings {
     issuer: config.TOKEN_ISSUER,
     audience: config.TOKEN_AUDIENCE,
     ttlSeconds: config.TOKEN_TTL_SECONDS,
+    maxTokenLifetimeSeconds: config.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
     maxLoginFailures: config.AUTH_LOGIN_MAX_FAILURES,
     loginWindowSeconds: config.AUTH_LOGIN_WINDOW_SECONDS,
     ...(config.AUTH_JWKS_URL !== undefined && config.AUTH_ISSUER !== undefined && config.AUTH_AUDIENCE !== undefined

@@ -14,6 +14,11 @@ import { VerifiedTokenCache } from './verified-token-cache';
 
 /** What a verified access token says about its bearer. */
 export interface AccessTokenClaims {
+  /**
+   * Who vouches for the client (`iss`). A caller is its issuer and its client
+   * id together: state kept per caller (idempotency keys, rate limits) is keyed by both.
+   */
+  issuer: string;
   clientId: string;
   scopes: ReadonlySet<string>;
   /** Location ids the bearer may act for; "*" for all. */
@@ -54,16 +59,21 @@ const claimsSchema = z.object({
  * Verifies bearer tokens from this service's own issuer and, when configured,
  * from one external identity provider. The unverified `iss` only picks which
  * issuer's keys and rules apply; everything is then checked against that
- * issuer: signature (pinned asymmetric algorithms), `iss`, `aud`, `exp`, `nbf`.
+ * issuer: signature (pinned asymmetric algorithms), `iss`, `aud`, `exp`, `nbf`,
+ * and a lifetime (`exp` - `iat`) of at most `maxLifetimeSeconds`: a stolen
+ * token from a provider that mints long-lived ones must not work for years.
  */
 export class TokenVerifier {
   private readonly issuers: Map<string, TrustedIssuer>;
 
+  private readonly maxLifetimeSeconds: number;
+
   constructor(
-    local: { issuer: string; audience: string; publicKeys: JWK[] },
+    local: { issuer: string; audience: string; publicKeys: JWK[]; maxLifetimeSeconds: number },
     external?: ExternalIssuerSettings,
     private readonly verified = new VerifiedTokenCache(),
   ) {
+    this.maxLifetimeSeconds = local.maxLifetimeSeconds;
     this.issuers = new Map([
       [local.issuer, { issuer: local.issuer, audience: local.audience, keys: createLocalJWKSet({ keys: local.publicKeys }), typ: 'at+jwt', remote: false }],
     ]);
@@ -90,17 +100,22 @@ export class TokenVerifier {
         audience: trusted.audience,
         algorithms: [...TOKEN_ALGORITHMS],
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        requiredClaims: ['exp', 'sub'],
+        requiredClaims: ['exp', 'iat', 'sub'],
         ...(trusted.typ === undefined ? {} : { typ: trusted.typ }),
       });
+      // requiredClaims makes exp and iat present, and jose checks they are numbers.
+      const lifetimeSeconds = (payload.exp as number) - (payload.iat as number);
+      if (lifetimeSeconds > this.maxLifetimeSeconds) {
+        throw invalidToken(`The access token lives longer than ${this.maxLifetimeSeconds} seconds (exp - iat).`);
+      }
       const claims = claimsSchema.safeParse(payload);
       if (!claims.success) throw invalidToken('The access token lacks the scope or locations claims.');
       const verified: AccessTokenClaims = {
+        issuer: trusted.issuer,
         clientId: claims.data.client_id ?? claims.data.sub,
         scopes: new Set(claims.data.scope.split(' ').filter((scope) => scope !== '')),
         locations: claims.data.locations,
       };
-      // requiredClaims makes exp present.
       this.verified.set(token, verified, payload.exp as number);
       return verified;
     } catch (error) {

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 
-/** Whose key it is: keys are scoped to the client and the location, so two callers never collide. */
+/** Whose key it is: keys are scoped to the caller (issuer and client) and the location, so two callers never collide. */
 export interface IdempotencyScope {
+  issuer: string;
   clientId: string;
   locationId: string;
   key: string;
@@ -24,7 +25,7 @@ interface IdempotencyRow {
 }
 
 function scopeColumns(scope: IdempotencyScope): Record<string, string> {
-  return { client_id: scope.clientId, location_id: scope.locationId, key: scope.key };
+  return { location_id: scope.locationId, issuer: scope.issuer, client_id: scope.clientId, key: scope.key };
 }
 
 /**
@@ -39,9 +40,9 @@ export async function claimIdempotencyKey(
   claim: { fingerprint: string; claimToken: string; ttlSeconds: number; lockTimeoutSeconds: number },
 ): Promise<boolean> {
   const result = (await db.raw(
-    `insert into idempotency_keys (client_id, location_id, key, fingerprint, claim_token, state, locked_at, expires_at)
-     values (:clientId, :locationId, :key, :fingerprint, :claimToken, 'in_progress', now(), now() + make_interval(secs => :ttlSeconds))
-     on conflict (client_id, location_id, key) do update
+    `insert into idempotency_keys (location_id, issuer, client_id, key, fingerprint, claim_token, state, locked_at, expires_at)
+     values (:locationId, :issuer, :clientId, :key, :fingerprint, :claimToken, 'in_progress', now(), now() + make_interval(secs => :ttlSeconds))
+     on conflict (location_id, issuer, client_id, key) do update
        set fingerprint = excluded.fingerprint, claim_token = excluded.claim_token, state = 'in_progress',
            response_status = null, response_body = null, locked_at = now(), expires_at = excluded.expires_at
        where idempotency_keys.expires_at <= now()

@@ -38,7 +38,8 @@ export function idempotentRoute(creates: IdempotentCreates, handle: CreateHandle
   return async (request, response) => {
     const key = idempotencyKeyOf(request);
     if (key === undefined) return send(response, await handle(request));
-    const scope = { clientId: authOf(request).clientId, locationId: locationOf(request), key };
+    const { issuer, clientId } = authOf(request);
+    const scope = { issuer, clientId, locationId: locationOf(request), key };
     const outcome = await creates.run(scope, requestFingerprint(request), () => attemptOnce(request, handle));
     if (outcome.kind === 'replayed') response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
     send(response, outcome.reply);

@@ -44,6 +44,11 @@ const environmentSchema = z.object({
   /** `aud` of the tokens this service issues, and the audience it accepts from them. */
   TOKEN_AUDIENCE: z.string().min(1).default('customer-payment-profiles'),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /**
+   * Tokens whose lifetime (`exp` - `iat`) is longer than this are refused, from
+   * this service's issuer and an external one alike; so are tokens without `iat`.
+   */
+  AUTH_MAX_TOKEN_LIFETIME_SECONDS: positiveInt.default(86_400),
   /** A private JWK (ES256 or EdDSA, with `kid`) the tokens are signed with. */
   AUTH_SIGNING_KEY_FILE: z.string().min(1).optional(),
   /** A JWKS of retired public keys: still published and accepted during a rotation. */
@@ -96,6 +101,10 @@ const environmentSchema = z.object({
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
     message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS',
     path: ['HTTP_HEADERS_TIMEOUT_MS'],
+  })
+  .refine((env) => env.TOKEN_TTL_SECONDS <= env.AUTH_MAX_TOKEN_LIFETIME_SECONDS, {
+    message: 'must not exceed AUTH_MAX_TOKEN_LIFETIME_SECONDS, or the service would refuse its own tokens',
+    path: ['TOKEN_TTL_SECONDS'],
   })
   .refine((env) => env.AUTH_CLIENTS === undefined || env.AUTH_CLIENTS_FILE === undefined, {
     message: 'set AUTH_CLIENTS or AUTH_CLIENTS_FILE, not both',

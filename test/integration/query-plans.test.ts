@@ -35,8 +35,8 @@ beforeAll(async () => {
   await seedCustomers((sql) => db.knex.raw(sql), 1, CUSTOMERS);
   // The shared-state tables grow too: a stored answer per keyed create, a counter per client and location.
   await db.knex.raw(`
-    insert into idempotency_keys (client_id, location_id, key, fingerprint, claim_token, state, response_status, response_body, expires_at)
-    select 'client-' || n % 7, 'location-' || n % 20, 'key-' || n, md5(n::text), gen_random_uuid(), 'completed', 200, '{}', now() + interval '1 day'
+    insert into idempotency_keys (issuer, client_id, location_id, key, fingerprint, claim_token, state, response_status, response_body, expires_at)
+    select 'issuer-' || n % 2, 'client-' || n % 7, 'location-' || n % 20, 'key-' || n, md5(n::text), gen_random_uuid(), 'completed', 200, '{}', now() + interval '1 day'
       from generate_series(1, ${CUSTOMERS}) n`);
   await db.knex.raw(`insert into rate_limits (key, points, expire) select 'api:' || md5(n::text), 1, 0 from generate_series(1, ${CUSTOMERS}) n`);
   await db.knex.raw('analyze');

@@ -72,6 +72,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     issuer: TEST_ISSUER,
     audience: TEST_AUDIENCE,
     ttlSeconds: 600,
+    maxTokenLifetimeSeconds: 86_400,
     maxLoginFailures: options.maxLoginFailures ?? 5,
     loginWindowSeconds: 60,
     ...(options.external ? { external: options.external } : {}),

@@ -6,7 +6,7 @@ import { accessClaims, signToken } from '../support/tokens';
 
 const ISSUER = 'urn:test-issuer';
 const AUDIENCE = 'test-audience';
-const claims = (clientId: string): AccessTokenClaims => ({ clientId, scopes: new Set(['a']), locations: ['*'] });
+const claims = (clientId: string): AccessTokenClaims => ({ issuer: ISSUER, clientId, scopes: new Set(['a']), locations: ['*'] });
 
 describe('VerifiedTokenCache', () => {
   let clock = 1_000_000;
@@ -69,7 +69,7 @@ describe('TokenVerifier with its cache of verified tokens', () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  const verifierWith = (cache: VerifiedTokenCache) => new TokenVerifier({ issuer: ISSUER, audience: AUDIENCE, publicKeys: [publicJwk] }, undefined, cache);
+  const verifierWith = (cache: VerifiedTokenCache) => new TokenVerifier({ issuer: ISSUER, audience: AUDIENCE, publicKeys: [publicJwk], maxLifetimeSeconds: 86_400 }, undefined, cache);
   const sign = (overrides = {}) =>
     signToken(key, { alg: 'ES256', kid, typ: 'at+jwt' }, accessClaims({ iss: ISSUER, aud: AUDIENCE, ...overrides }));
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as customersPaymentMethodsDefaults from '../../../migrations/20261122000000_customers_payment_methods_defaults';
 import * as paymentIntents from '../../../migrations/20261122010000_payment_intents';
 import * as rateLimitsAndIdempotencyKeys from '../../../migrations/20261123000000_rate_limits_and_idempotency_keys';
+import * as idempotencyKeysByIssuer from '../../../migrations/20261124000000_idempotency_keys_by_issuer';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -17,6 +18,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261122000000_customers_payment_methods_defaults', customersPaymentMethodsDefaults],
   ['20261122010000_payment_intents', paymentIntents],
   ['20261123000000_rate_limits_and_idempotency_keys', rateLimitsAndIdempotencyKeys],
+  ['20261124000000_idempotency_keys_by_issuer', idempotencyKeysByIssuer],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -27,7 +27,7 @@ function setRateLimitHeaders(response: Response, settings: RateLimitSettings, dr
 }
 
 /**
- * Limits each client's requests per location over a fixed window, counted in
+ * Limits each caller's (issuer and client id) requests per location over a fixed window, counted in
  * PostgreSQL so that every replica draws on one budget. Mounted after the
  * location entitlement check, so only locations a token may act for are
  * counted. Points are taken from PostgreSQL in leases (point-leases.ts), so
@@ -42,7 +42,8 @@ export function apiRateLimit(db: Knex, settings: RateLimitSettings): RequestHand
   const storeKeyOf = (key: string): string => createHash('sha256').update(key).digest('base64url');
   const leases = new PointLeases(limiter, settings.requests, leaseSizeFor(settings.requests), Date.now, storeKeyOf);
   return async (request, response, next) => {
-    const draw = await leases.draw(`${authOf(request).clientId}\n${locationOf(request)}`);
+    const { issuer, clientId } = authOf(request);
+    const draw = await leases.draw(`${issuer}\n${clientId}\n${locationOf(request)}`);
     setRateLimitHeaders(response, settings, draw);
     if (!draw.allowed) {
       throw new DomainError('RATE_LIMITED', { headers: { 'Retry-After': String(Math.max(1, Math.ceil(draw.msBeforeReset / 1000))) } });

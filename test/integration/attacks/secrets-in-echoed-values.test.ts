@@ -59,7 +59,7 @@ describe('X-Request-Id', () => {
   });
 
   it('holding the request’s own bearer token is replaced', async () => {
-    const token = testApp.adminAuthorization.Authorization.slice('Bearer '.length);
+    const token = String(testApp.adminAuthorization.Authorization).slice('Bearer '.length);
     const response = await request(testApp.app)
       .get('/v1/customers')
       .set(testApp.as(newLocation()))

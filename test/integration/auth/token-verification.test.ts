@@ -48,6 +48,7 @@ interface Signer {
 
 let testApp: TestApp;
 const idp = new FakeIdentityProvider();
+let idpUrl: string;
 const signers: Signer[] = [];
 
 async function signerFrom(name: string, privateJwk: JWK, issuer: string, audience: string, typ: string): Promise<Signer> {
@@ -58,8 +59,8 @@ async function signerFrom(name: string, privateJwk: JWK, issuer: string, audienc
 
 beforeAll(async () => {
   const idpJwk = await newSigningJwk();
-  const jwksUrl = await idp.start();
-  testApp = await startTestApp({ external: { jwksUrl, issuer: IDP_ISSUER, audience: IDP_AUDIENCE } });
+  idpUrl = await idp.start();
+  testApp = await startTestApp({ external: { jwksUrl: idpUrl, issuer: IDP_ISSUER, audience: IDP_AUDIENCE } });
   const { privateKey, kid, publicKeys } = testApp.keys;
   signers.push({ name: 'the built-in issuer', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, key: privateKey, kid, publicJwk: publicKeys[0] as JWK, typ: 'at+jwt' });
   const external = await signerFrom('an external JWKS on loopback', idpJwk, IDP_ISSUER, IDP_AUDIENCE, 'JWT');
@@ -97,6 +98,7 @@ describe.each(['the built-in issuer', 'an external JWKS on loopback'])('tokens f
     await callWith(await signToken(signer().key, header(), claims({ aud: ['other', signer().audience] }))).expect(200);
     await callWith(await signToken(signer().key, header(), claims({ exp: now() - 30 }))).expect(200);
     await callWith(await signToken(signer().key, header(), claims({ nbf: now() + 30 }))).expect(200);
+    await callWith(await signToken(signer().key, header(), claims({ iat: now() - 60, exp: now() - 60 + 86_400 }))).expect(200);
   });
 
   it.each([
@@ -105,6 +107,10 @@ describe.each(['the built-in issuer', 'an external JWKS on loopback'])('tokens f
     ['without exp', { exp: undefined }],
     ['with a wrong aud', { aud: 'someone-else' }],
     ['without locations', { locations: undefined }],
+    // Issue 17, item 9: an external token living 100 years was accepted.
+    ['living 100 years', { iat: now(), exp: now() + 100 * 365 * 86_400 }],
+    ['living one second longer than AUTH_MAX_TOKEN_LIFETIME_SECONDS', { iat: now() - 60, exp: now() - 60 + 86_401 }],
+    ['without iat', { iat: undefined }],
   ])('are refused with 401 invalid_token when %s', async (_case, overrides) => {
     await expectInvalidToken(await signToken(signer().key, header(), claims(overrides)));
   });
@@ -189,6 +195,57 @@ describe('the external JWKS', () => {
     } finally {
       await isolated.close();
       await down.stop();
+    }
+  });
+});
+
+/**
+ * Issue 17, item 6: an external provider's token whose client_id happened to
+ * be a built-in client's id replayed that client's stored answers, and drew
+ * on its rate-limit budget. A caller is its issuer and its client id.
+ */
+describe('a client id that both issuers use', () => {
+  const tokenFrom = (signer: Signer, overrides = {}) =>
+    signToken(
+      signer.key,
+      { alg: 'ES256', kid: signer.kid, typ: signer.typ },
+      accessClaims({ iss: signer.issuer, aud: signer.audience, sub: 'test-client', client_id: 'test-client', ...overrides }),
+    );
+  const createAs = (app: TestApp, token: string, location: string, key?: string) => {
+    const call = request(app.app).post('/v1/customers').set('Authorization', `Bearer ${token}`).set(LOCATION_HEADER, location);
+    return (key === undefined ? call : call.set('Idempotency-Key', key)).send({ externalReferenceId: 'same-body' });
+  };
+
+  it('names two callers: the same Idempotency-Key and body never replay the other issuer’s answer', async () => {
+    const [builtIn, external] = signers as [Signer, Signer];
+    const first = await createAs(testApp, await tokenFrom(builtIn), 'loc-identity', 'shared-key').expect(200);
+    const second = await createAs(testApp, await tokenFrom(external), 'loc-identity', 'shared-key').expect(200);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.body.id).not.toBe(first.body.id);
+    // Each still replays its own.
+    const again = await createAs(testApp, await tokenFrom(external), 'loc-identity', 'shared-key').expect(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.id).toBe(second.body.id);
+  });
+
+  it('names two rate-limit budgets', async () => {
+    const limited = await startTestApp({
+      external: { jwksUrl: idpUrl, issuer: IDP_ISSUER, audience: IDP_AUDIENCE },
+      rateLimit: { requests: 2, windowSeconds: 60 },
+    });
+    try {
+      const external = signers[1] as Signer;
+      // The limited app has keys of its own.
+      const builtInToken = await signToken(
+        limited.keys.privateKey,
+        { alg: 'ES256', kid: limited.keys.kid, typ: 'at+jwt' },
+        accessClaims({ iss: TEST_ISSUER, aud: TEST_AUDIENCE, sub: 'test-client', client_id: 'test-client' }),
+      );
+      for (let index = 0; index < 2; index += 1) await createAs(limited, builtInToken, 'loc-budget').expect(200);
+      await createAs(limited, builtInToken, 'loc-budget').expect(429);
+      await createAs(limited, await tokenFrom(external), 'loc-budget').expect(200);
+    } finally {
+      await limited.close();
     }
   });
 });
