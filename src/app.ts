@@ -48,6 +48,8 @@ export interface AppSettings {
   sessionSecretTtlSeconds: number;
   /** Origins allowed to make the browser-side reads (CORS). */
   corsAllowedOrigins: readonly string[];
+  /** Express's `trust proxy` (config's TRUST_PROXY); the socket's peer when omitted. */
+  trustProxy?: boolean | number | string[];
   /** How long readiness waits for the database. */
   healthDatabaseTimeoutMs?: number;
   idempotency: IdempotencySettings;
@@ -67,6 +69,8 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   app.set('etag', false);
   // Duplicated query parameters arrive as arrays and fail validation, rather than being merged.
   app.set('query parser', 'simple');
+  // Which proxies to believe for the caller's address (the login throttle counts by it).
+  app.set('trust proxy', settings.trustProxy ?? false);
 
   const customers = new CustomersService(db);
   const paymentMethods = new PaymentMethodsService(db);

@@ -22,6 +22,7 @@ export interface AuthSettings {
   /** Longest lifetime (`exp` - `iat`) accepted from any issuer. */
   maxTokenLifetimeSeconds: number;
   maxLoginFailures: number;
+  maxLoginFailuresPerAddress: number;
   loginWindowSeconds: number;
   external?: ExternalIssuerSettings;
 }
@@ -30,7 +31,11 @@ export interface AuthSettings {
 export function assembleAuth(keys: SigningKeys, clients: readonly ApiClient[], settings: AuthSettings, db: Knex): Auth {
   const { issuer, audience } = settings;
   const tokenIssuer = new TokenIssuer(keys, { issuer, audience, ttlSeconds: settings.ttlSeconds });
-  const throttle = new LoginThrottle(db, { maxFailures: settings.maxLoginFailures, windowSeconds: settings.loginWindowSeconds });
+  const throttle = new LoginThrottle(db, {
+    maxFailures: settings.maxLoginFailures,
+    maxFailuresPerAddress: settings.maxLoginFailuresPerAddress,
+    windowSeconds: settings.loginWindowSeconds,
+  });
   return {
     verifier: new TokenVerifier(
       { issuer, audience, publicKeys: keys.publicKeys, maxLifetimeSeconds: settings.maxTokenLifetimeSeconds },
@@ -48,6 +53,7 @@ export function authSettingsFrom(config: Config): AuthSettings {
     ttlSeconds: config.TOKEN_TTL_SECONDS,
     maxTokenLifetimeSeconds: config.AUTH_MAX_TOKEN_LIFETIME_SECONDS,
     maxLoginFailures: config.AUTH_LOGIN_MAX_FAILURES,
+    maxLoginFailuresPerAddress: config.AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS,
     loginWindowSeconds: config.AUTH_LOGIN_WINDOW_SECONDS,
     ...(config.AUTH_JWKS_URL !== undefined && config.AUTH_ISSUER !== undefined && config.AUTH_AUDIENCE !== undefined
       ? { external: { jwksUrl: config.AUTH_JWKS_URL, issuer: config.AUTH_ISSUER, audience: config.AUTH_AUDIENCE } }

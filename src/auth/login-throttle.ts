@@ -1,37 +1,109 @@
+import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import type { Knex } from 'knex';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { postgresRateLimiter } from '../platform/rate-limit/postgres-rate-limiter';
 
+export interface LoginThrottleSettings {
+  /** Failed logins of one client id from one address per window. */
+  maxFailures: number;
+  /** Failed logins from one address, whatever client ids they name, per window. */
+  maxFailuresPerAddress: number;
+  windowSeconds: number;
+}
+
+/** rate-limiter-flexible stores a key as `<prefix>:<key>`; the release command deletes by this prefix. */
+export const CLIENT_ADDRESS_PREFIX = 'login';
+const ADDRESS_PREFIX = 'login-address';
+
+/** Client ids are up to 255 characters, like the store's key: hashed, so that the key fits with the address. */
+export function clientKeyPart(clientId: string): string {
+  return createHash('sha256').update(clientId).digest('base64url');
+}
+
 /**
- * Slows down online guessing of a client's secret: after `maxFailures` failed
- * logins for one client id within `windowSeconds`, that client id's logins are
- * refused (429) until the window ends, whatever secret they carry. The count
- * lives in PostgreSQL, so spreading guesses over replicas gains nothing. When
- * the database cannot be reached, logins fail with 503 rather than go uncounted.
+ * The part of an address one party controls: a whole IPv4 address, or an
+ * IPv6 /64 (one host is usually given a whole /64, and could otherwise
+ * change address for every guess).
+ */
+export function addressKeyPart(address: string): string {
+  if (!isIPv6(address) || address.includes('.')) return address.replace(/^::ffff:/i, '');
+  const [head = '', tail = ''] = address.split('::');
+  const headGroups = head === '' ? [] : head.split(':');
+  const tailGroups = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::')
+    ? [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups]
+    : headGroups;
+  return `${groups.slice(0, 4).map((group) => group.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+function secondsUntil(refusal: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+}
+
+/**
+ * Slows down online guessing of client secrets, counted in PostgreSQL so that
+ * spreading guesses over replicas gains nothing.
+ *
+ * Every attempt is counted before its secret is checked, in one atomic step,
+ * so however many guesses arrive at once, at most `maxFailures` of them are
+ * ever evaluated for one client id from one address per window (and at most
+ * `maxFailuresPerAddress` from one address across client ids). A correct
+ * login gives its count back and clears that address's failures for the
+ * client. Counting by client id and address means a stranger's guesses lock
+ * out only the stranger: the real client, logging in from its own address,
+ * is not affected. When the database cannot be reached, logins fail with 503
+ * rather than go uncounted.
  */
 export class LoginThrottle {
-  private readonly failures: RateLimiterAbstract;
+  private readonly perClientAndAddress: RateLimiterAbstract;
+  private readonly perAddress: RateLimiterAbstract;
 
-  constructor(db: Knex, settings: { maxFailures: number; windowSeconds: number }) {
-    this.failures = postgresRateLimiter(db, { keyPrefix: 'login', points: settings.maxFailures, durationSeconds: settings.windowSeconds });
+  constructor(db: Knex, settings: LoginThrottleSettings) {
+    const durationSeconds = settings.windowSeconds;
+    this.perClientAndAddress = postgresRateLimiter(db, { keyPrefix: CLIENT_ADDRESS_PREFIX, points: settings.maxFailures, durationSeconds });
+    this.perAddress = postgresRateLimiter(db, { keyPrefix: ADDRESS_PREFIX, points: settings.maxFailuresPerAddress, durationSeconds });
   }
 
-  /** Seconds until this client id may try again; 0 when it may now. */
-  async retryAfterSeconds(clientId: string): Promise<number> {
-    const state = await this.failures.get(clientId);
-    return state !== null && state.remainingPoints <= 0 ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : 0;
+  /** Counts an attempt about to be evaluated. Answers 0 when it may be, else the seconds until one may. */
+  async admit(clientId: string, address: string): Promise<number> {
+    const addressKey = addressKeyPart(address);
+    const refusedForAddress = await refusal(this.perAddress.consume(addressKey));
+    if (refusedForAddress !== undefined) return secondsUntil(refusedForAddress);
+    const refused = await refusal(this.perClientAndAddress.consume(`${clientKeyPart(clientId)}:${addressKey}`));
+    if (refused === undefined) return 0;
+    // Not evaluated, so not one of the address's failures.
+    await this.perAddress.reward(addressKey, 1);
+    return secondsUntil(refused);
   }
 
-  async recordFailure(clientId: string): Promise<void> {
-    try {
-      await this.failures.consume(clientId);
-    } catch (error) {
-      // Rejected with the limiter's state once the points are spent: that is the point.
-      if (!(error instanceof RateLimiterRes)) throw error;
-    }
+  /** The attempt was the client's own: its count goes back, and the address's earlier failures for the client go. */
+  async succeeded(clientId: string, address: string): Promise<void> {
+    const addressKey = addressKeyPart(address);
+    await Promise.all([this.perClientAndAddress.delete(`${clientKeyPart(clientId)}:${addressKey}`), this.perAddress.reward(addressKey, 1)]);
   }
+}
 
-  async recordSuccess(clientId: string): Promise<void> {
-    await this.failures.delete(clientId);
+/** The limiter's refusal, or undefined when the point was granted. */
+async function refusal(consumed: Promise<RateLimiterRes>): Promise<RateLimiterRes | undefined> {
+  try {
+    await consumed;
+    return undefined;
+  } catch (error) {
+    // Rejected with the limiter's state once the points are spent; anything else is a fault.
+    if (error instanceof RateLimiterRes) return error;
+    throw error;
   }
+}
+
+/**
+ * Forgets every address's failed logins for a client at once: what an
+ * operator runs (`npm run login:release`) for a client locked out of its own
+ * address, rather than wait for the window to end. Answers how many counts went.
+ */
+export async function releaseLoginThrottle(db: Knex, clientId: string): Promise<number> {
+  const prefix = `${CLIENT_ADDRESS_PREFIX}:${clientKeyPart(clientId)}:`;
+  // left() rather than LIKE: base64url's `_` is a LIKE wildcard.
+  const released = await db('rate_limits').whereRaw('left(key, ?) = ?', [prefix.length, prefix]).delete().returning('key');
+  return released.length;
 }

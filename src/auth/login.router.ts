@@ -10,6 +10,14 @@ export const LOGIN_PATH = '/authentication/v1/authentication/login';
 
 const parseForm = express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 20 });
 
+/**
+ * The caller's address as Express reads it: the socket's peer, or with
+ * TRUST_PROXY set, the address the trusted proxies forwarded.
+ */
+function sourceAddressOf(request: Request): string {
+  return request.ip ?? request.socket.remoteAddress ?? 'unknown';
+}
+
 /** RFC 6749 §5.1: token answers are never cached. */
 function noStore(response: Response): Response {
   return response.setHeader('Cache-Control', 'no-store').setHeader('Pragma', 'no-cache');
@@ -38,7 +46,7 @@ export function loginRouter(login: LoginService): Router {
 
 async function jsonLogin(login: LoginService, request: Request, response: Response): Promise<void> {
   const input = parseInput(loginRequestSchema, request.body);
-  const result = await login.login(input.clientId, input.clientSecret, input.scope);
+  const result = await login.login(input.clientId, input.clientSecret, sourceAddressOf(request), input.scope);
   noStore(response);
   if (!result.ok) throw jsonLoginError(result.failure);
   const { accessToken, expiresIn, scope } = result.token;
@@ -99,7 +107,7 @@ async function oauthLogin(login: LoginService, request: Request, response: Respo
     return oauthError(response, 401, 'invalid_client', 'Client authentication is required.');
   }
 
-  const result = await login.login(credentials.clientId, credentials.clientSecret, scope);
+  const result = await login.login(credentials.clientId, credentials.clientSecret, sourceAddressOf(request), scope);
   if (result.ok) {
     const { accessToken, expiresIn, scope: granted } = result.token;
     noStore(response).status(200).json({ access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, scope: granted });

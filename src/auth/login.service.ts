@@ -27,19 +27,17 @@ export class LoginService {
 
   /**
    * `requestedScope` is space-separated, a subset of the client's scopes; when
-   * absent the token carries all of them.
+   * absent the token carries all of them. `address` is where the attempt came
+   * from: the throttle counts by client id and address (login-throttle.ts).
    */
-  async login(clientId: string, clientSecret: string, requestedScope?: string): Promise<LoginResult> {
-    const retryAfterSeconds = await this.throttle.retryAfterSeconds(clientId);
+  async login(clientId: string, clientSecret: string, address: string, requestedScope?: string): Promise<LoginResult> {
+    const retryAfterSeconds = await this.throttle.admit(clientId, address);
     if (retryAfterSeconds > 0) return { ok: false, failure: { kind: 'throttled', retryAfterSeconds } };
 
     const client = this.clients.get(clientId);
     const secretMatches = await verifyClientSecret(clientSecret, client?.secretHash ?? (await this.decoyHash));
-    if (client === undefined || !secretMatches) {
-      await this.throttle.recordFailure(clientId);
-      return { ok: false, failure: { kind: 'invalid_client' } };
-    }
-    await this.throttle.recordSuccess(clientId);
+    if (client === undefined || !secretMatches) return { ok: false, failure: { kind: 'invalid_client' } };
+    await this.throttle.succeeded(clientId, address);
 
     const requested = requestedScope?.split(' ').filter((scope) => scope !== '') ?? [];
     const notGranted = requested.find((scope) => !(client.scopes as readonly string[]).includes(scope));

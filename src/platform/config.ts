@@ -56,8 +56,27 @@ const environmentSchema = z.object({
   /** The API clients, as a JSON array in a file or in the variable itself. */
   AUTH_CLIENTS_FILE: z.string().min(1).optional(),
   AUTH_CLIENTS: z.string().min(1).optional(),
-  /** Failed logins per client id allowed in AUTH_LOGIN_WINDOW_SECONDS before logins are refused with 429. */
+  /**
+   * Login attempts of one client id from one address that may fail (or be
+   * under way) in AUTH_LOGIN_WINDOW_SECONDS before that client's logins from
+   * that address are refused with 429.
+   */
   AUTH_LOGIN_MAX_FAILURES: positiveInt.default(5),
+  /** Failed logins from one address (IPv4, or IPv6 /64), across client ids, per window. */
+  AUTH_LOGIN_MAX_FAILURES_PER_ADDRESS: positiveInt.default(20),
+  /**
+   * Express's `trust proxy`: which proxies' X-Forwarded-For to believe for the
+   * caller's address. `false` (the socket's peer), `true`, a hop count, or
+   * comma-separated addresses, subnets and names (loopback, linklocal,
+   * uniquelocal). Behind a load balancer, set it: otherwise every login seems
+   * to come from the balancer, and the login throttle counts them all as one.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value): boolean | number | string[] =>
+      value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value.split(',').map((part) => part.trim()),
+    ),
   AUTH_LOGIN_WINDOW_SECONDS: positiveInt.default(300),
   /** How long an Idempotency-Key's answer is kept and replayed. */
   IDEMPOTENCY_KEY_TTL_SECONDS: positiveInt.default(86_400),

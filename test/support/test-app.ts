@@ -41,6 +41,7 @@ export interface TestAppOptions {
   clients?: ApiClient[];
   external?: ExternalIssuerSettings;
   maxLoginFailures?: number;
+  maxLoginFailuresPerAddress?: number;
   sessionSecretTtlSeconds?: number;
   /** Shared with the test, to start a shutdown. */
   readiness?: Readiness;
@@ -74,6 +75,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ttlSeconds: 600,
     maxTokenLifetimeSeconds: 86_400,
     maxLoginFailures: options.maxLoginFailures ?? 5,
+    maxLoginFailuresPerAddress: options.maxLoginFailuresPerAddress ?? 20,
     loginWindowSeconds: 60,
     ...(options.external ? { external: options.external } : {}),
   };
