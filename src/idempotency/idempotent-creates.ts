@@ -6,10 +6,10 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   findIdempotencyKey,
-  releaseIdempotencyKey,
   type IdempotencyScope,
   type StoredReply,
 } from './idempotency-keys.repository';
+import { PendingReleases } from './pending-releases';
 
 export interface IdempotencySettings {
   /** How long an answer is kept and replayed (24 h by default, as Stripe does). */
@@ -31,13 +31,18 @@ export type IdempotentOutcome =
  * - a retry with the same request replays the stored status and body;
  * - the same key with a different request is 422, and while the first attempt
  *   is still running, 409 with Retry-After;
- * - an attempt that stores nothing (refused input, a fault) gives the key back.
+ * - an attempt that stores nothing (refused input, a fault) gives the key back,
+ *   as soon as the database answers again if it was away (pending-releases.ts).
  */
 export class IdempotentCreates {
+  private readonly releases: PendingReleases;
+
   constructor(
     private readonly db: Knex,
     private readonly settings: IdempotencySettings,
-  ) {}
+  ) {
+    this.releases = new PendingReleases(db, settings.lockTimeoutSeconds * 1000);
+  }
 
   /**
    * `attempt` answers the reply to store, or throws what must not be stored.
@@ -55,8 +60,7 @@ export class IdempotentCreates {
       });
       return { kind: 'fresh', reply };
     } catch (error) {
-      // Best effort: if the database is gone, the claim lapses after the lock timeout.
-      await releaseIdempotencyKey(this.db, scope, claimToken).catch(() => undefined);
+      await this.releases.release(scope, claimToken);
       throw error;
     }
   }

@@ -134,6 +134,34 @@ describe('connection cut in the middle of a write', () => {
   }, 30_000);
 });
 
+/**
+ * Issue 17, item 7: the attempt's claim could not be given back while the
+ * database was away, so the key answered 409 until the lock timeout (60 s).
+ */
+describe('an Idempotency-Key whose attempt failed while the database was unreachable', () => {
+  it('is given back once the database answers again, so the retry runs instead of answering 409', async () => {
+    const location = newLocation();
+    const key = randomUUID();
+    const release = await holdLock('customers', 'exclusive');
+    const attempt = createCustomer(location, key).then((response) => response);
+    await waitFor(async () => (await waitingBackends()) > 0);
+    proxy.setMode('refuse');
+    proxy.cutAll();
+    await release();
+    expectServiceUnavailable(await attempt);
+    // Nothing was stored; the claim is still there, since it could not be given back.
+    expect(await direct('customers').where({ location_id: location })).toEqual([]);
+    expect(await direct('idempotency_keys').where({ location_id: location, state: 'in_progress' })).toHaveLength(1);
+
+    proxy.setMode('forward');
+    // Well inside the 60 s lock timeout: polled for at most 5 s.
+    await waitFor(async () => (await direct('idempotency_keys').where({ location_id: location })).length === 0);
+    const retry = await createCustomer(location, key).expect(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(await direct('customers').where({ location_id: location })).toHaveLength(1);
+  }, 30_000);
+});
+
 describe('a query slower than statement_timeout', () => {
   it('answers 503 and gives the connection back to the pool', async () => {
     const location = newLocation();

@@ -1,0 +1,76 @@
+import type { Knex } from 'knex';
+import { releaseIdempotencyKey, type IdempotencyScope } from './idempotency-keys.repository';
+
+interface PendingRelease {
+  scope: IdempotencyScope;
+  claimToken: string;
+  /** After this, the claim has lapsed by the lock timeout anyway. */
+  giveUpAt: number;
+}
+
+const RETRY_INTERVAL_MS = 500;
+
+/**
+ * Claims that an attempt could not give back because the database was away
+ * when it failed. They are retried every half second until the database
+ * answers, so that the client's retry with the same key runs (rather than
+ * answering 409 until the claim's lock timeout), or until that timeout, after
+ * which another attempt may take the claim over anyway. Releasing is safe to
+ * repeat: it deletes only a claim still in progress with this attempt's token,
+ * never a stored answer (the failed commit may have succeeded).
+ *
+ * A claim of a process that died stays until its lock timeout: no one is left
+ * to know the attempt failed.
+ */
+export class PendingReleases {
+  private readonly pending = new Map<string, PendingRelease>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly lockTimeoutMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Gives the claim back now, or keeps trying in the background. */
+  async release(scope: IdempotencyScope, claimToken: string): Promise<void> {
+    try {
+      await releaseIdempotencyKey(this.db, scope, claimToken);
+    } catch {
+      this.pending.set(claimToken, { scope, claimToken, giveUpAt: this.now() + this.lockTimeoutMs });
+      this.schedule();
+    }
+  }
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.retryAll().finally(() => {
+        if (this.pending.size > 0) this.schedule();
+      });
+    }, RETRY_INTERVAL_MS);
+    // A stopping process does not wait for these: the lock timeout covers them.
+    this.timer.unref();
+  }
+
+  private async retryAll(): Promise<void> {
+    for (const entry of [...this.pending.values()]) {
+      if (this.now() >= entry.giveUpAt) {
+        this.pending.delete(entry.claimToken);
+        continue;
+      }
+      try {
+        await releaseIdempotencyKey(this.db, entry.scope, entry.claimToken);
+        this.pending.delete(entry.claimToken);
+      } catch {
+        // Still away: the rest would fail alike. Try again at the next tick.
+        return;
+      }
+    }
+  }
+}
