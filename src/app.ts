@@ -28,6 +28,7 @@ import { locationHeader } from './platform/http/location-header';
 import { routeNotFound } from './platform/http/not-found';
 import { requestId } from './platform/http/request-id';
 import { requestLogger } from './platform/http/request-logger';
+import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './platform/http/request-deadline';
 import { singleValuedHeaders } from './platform/http/single-valued-headers';
 import type { Logger } from './platform/logger';
 
@@ -50,6 +51,8 @@ export interface AppSettings {
   corsAllowedOrigins: readonly string[];
   /** Express's `trust proxy` (config's TRUST_PROXY); the socket's peer when omitted. */
   trustProxy?: boolean | number | string[];
+  /** A request unanswered after this long is answered 503 (request-deadline.ts). */
+  requestTimeoutMs?: number;
   /** How long readiness waits for the database. */
   healthDatabaseTimeoutMs?: number;
   idempotency: IdempotencySettings;
@@ -85,12 +88,13 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
     return intent !== undefined && intent.customerId === String(request.params.id).toLowerCase();
   };
 
-  // Every request, as one router layer (in-order.ts): id, access log, timing,
-  // security headers, repeated-header check.
+  // Every request, as one router layer (in-order.ts): id, access log, deadline,
+  // timing, security headers, repeated-header check.
   app.use(
     inOrder(
       requestId(),
       requestLogger(logger),
+      requestDeadline(settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, logger),
       ...(metrics ? [metrics.recordRequests] : []),
       helmet(),
       singleValuedHeaders(),

@@ -54,6 +54,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS,
       trustProxy: config.TRUST_PROXY,
       healthDatabaseTimeoutMs: config.HEALTH_DATABASE_TIMEOUT_MS,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
       idempotency: { ttlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS, lockTimeoutSeconds: config.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS },
       rateLimit: { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-deadline';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
@@ -26,6 +27,13 @@ const environmentSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(65_000),
   HTTP_MAX_HEADER_SIZE: positiveInt.default(16_384),
+  /**
+   * A request still unanswered after this long is answered 503 with
+   * Retry-After (a stalled or slow database must not hold callers for as long
+   * as the fault lasts). Each query is also bounded on the client side, at
+   * DB_STATEMENT_TIMEOUT_MS plus one second.
+   */
+  REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULT_REQUEST_TIMEOUT_MS),
   /** How long readiness waits for the database before answering 503. */
   HEALTH_DATABASE_TIMEOUT_MS: positiveInt.default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -26,7 +26,13 @@ const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 
  * second is what a transaction rejects with when the connection died mid-way
  * and Knex's ROLLBACK could not be sent (the server rolls back on its own).
  */
-const CONNECTION_LOST_MESSAGES = ['Connection terminated', 'connection error and is not queryable', 'Client was closed and is not queryable'];
+const CONNECTION_LOST_MESSAGES = [
+  'Connection terminated',
+  'connection error and is not queryable',
+  'Client was closed and is not queryable',
+  // query_timeout: the client gave up waiting for an answer lost on the way.
+  'Query read timeout',
+];
 
 export function classifyDatabaseError(error: unknown): ErrorCode | undefined {
   if (error === null || typeof error !== 'object') return undefined;

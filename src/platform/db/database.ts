@@ -36,6 +36,27 @@ export function databaseOptionsFrom(config: Config): DatabaseOptions {
   };
 }
 
+/**
+ * How much longer than statement_timeout the client waits for a query's
+ * answer before giving up on its own: the server cancels a slow statement
+ * first, so only an answer lost on the network (a stalled or dropping
+ * network, a server gone without a word) reaches this.
+ */
+export const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 1000;
+/** Idle connections are probed after this long, so a peer that vanished is noticed without a query. */
+const TCP_KEEPALIVE_IDLE_MS = 10_000;
+
+/**
+ * A pooled connection may be handed out only when it waits for nothing: one
+ * whose last query the client gave up on (query_timeout) still waits for that
+ * answer, and every later query would queue behind it for ever. The pool
+ * destroys a connection that fails this check (pg ends it by dropping the
+ * socket) and opens a fresh one.
+ */
+function isReadyForQuery(connection: { readyForQuery?: boolean }): boolean {
+  return connection.readyForQuery === true;
+}
+
 function postgresConfig(databaseUrl: string, options: DatabaseOptions): Knex.Config {
   return {
     client: 'pg',
@@ -43,11 +64,14 @@ function postgresConfig(databaseUrl: string, options: DatabaseOptions): Knex.Con
       connectionString: databaseUrl,
       application_name: 'customer-payment-profiles',
       statement_timeout: options.statementTimeoutMs,
+      query_timeout: options.statementTimeoutMs + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
       // A server that does not answer a connect attempt must not hold a request
       // for longer than the pool would wait anyway.
       connectionTimeoutMillis: options.acquireTimeoutMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: TCP_KEEPALIVE_IDLE_MS,
     },
-    pool: { min: 0, max: options.poolMax },
+    pool: { min: 0, max: options.poolMax, validate: isReadyForQuery },
     acquireConnectionTimeout: options.acquireTimeoutMs,
     ...(options.searchPath ? { searchPath: options.searchPath } : {}),
   };

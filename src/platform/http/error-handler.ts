@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { classifyDatabaseError } from '../db/database-errors';
 import { DomainError, type ErrorDetails } from '../errors/domain-error';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
@@ -27,6 +27,14 @@ function bodyParserErrorCode(error: unknown): ErrorCode | undefined {
   return typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
 }
 
+/** Sends a catalogued condition as the spec's ErrorMessage, with the headers it calls for. */
+export function sendErrorMessage(request: Request, response: Response, errorCode: ErrorCode, details: ErrorDetails = {}): void {
+  const body = toErrorMessage(errorCode, request.requestId, details);
+  if (ERROR_CATALOG[errorCode].status === 503) response.setHeader('Retry-After', '1');
+  for (const [name, value] of Object.entries(details.headers ?? {})) response.setHeader(name, value);
+  response.status(body.status).json(body);
+}
+
 /**
  * Turns every error into the spec's ErrorMessage. Known conditions keep their
  * catalogued status; anything else is a bare 500 whose cause goes to the log
@@ -36,6 +44,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, request, response, next) => {
     // Made here, for the few requests that log more than their access line.
     const log = (): Logger => logger.child({ requestId: request.requestId });
+    // The deadline answered already; what the handler did after it is dropped.
+    if (request.pastDeadline === true) return;
     // Once an answer has started there is no ErrorMessage to give; Express ends the socket.
     if (response.headersSent) {
       next(error);
@@ -60,9 +70,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         log().warn({ errorCode }, 'request refused');
       }
     }
-    const body = toErrorMessage(errorCode, request.requestId, details);
-    if (ERROR_CATALOG[errorCode].status === 503) response.setHeader('Retry-After', '1');
-    for (const [name, value] of Object.entries(details.headers ?? {})) response.setHeader(name, value);
-    response.status(body.status).json(body);
+    sendErrorMessage(request, response, errorCode, details);
   };
 }

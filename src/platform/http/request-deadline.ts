@@ -1,0 +1,38 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '../logger';
+import { sendErrorMessage } from './error-handler';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** Set once the deadline answered for the request: whatever the handler does later is not sent. */
+      pastDeadline?: boolean;
+    }
+  }
+}
+
+/** Above the statement timeout (5 s) plus the wait for a connection (3 s), by default. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Gives every request a deadline: a request still unanswered after
+ * `timeoutMs` (the database stalled, or slowed by its network) is answered
+ * 503 with Retry-After, rather than held for as long as the fault lasts. The
+ * work under way is not stopped (each query has its own client-side bound);
+ * what it answers later is dropped by the error handler. A write may still
+ * commit after the 503: as with any timeout, a client retries with its
+ * Idempotency-Key to learn the outcome.
+ */
+export function requestDeadline(timeoutMs: number, logger: Logger): RequestHandler {
+  return (request, response, next) => {
+    const timer = setTimeout(() => {
+      if (response.headersSent) return;
+      request.pastDeadline = true;
+      logger.warn({ requestId: request.requestId, timeoutMs }, 'request answered 503 at its deadline');
+      sendErrorMessage(request, response, 'SERVICE_UNAVAILABLE', { message: 'The request could not be completed in time. Retry later.' });
+    }, timeoutMs);
+    response.once('close', () => clearTimeout(timer));
+    next();
+  };
+}
