@@ -13,7 +13,7 @@ import { openApiRouter } from './openapi/openapi.router';
 import { healthRouter } from './platform/health/health.router';
 import { IdempotentCreates, type IdempotencySettings } from './idempotency/idempotent-creates';
 import { apiRateLimit, type RateLimitSettings } from './platform/rate-limit/api-rate-limit';
-import { Readiness } from './platform/lifecycle/readiness';
+import { closeConnectionsWhileDraining, Readiness } from './platform/lifecycle/readiness';
 import type { Metrics } from './platform/metrics/metrics';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { paymentIntentsRouter } from './payment-intents/payment-intents.router';
@@ -68,6 +68,7 @@ const noStore: RequestHandler = (_request, response, next) => {
 /** Builds the service's Express app. It never listens: server.ts and the tests do. */
 export function createApp({ db, logger, auth, settings, readiness = new Readiness(), metrics }: AppDependencies): Express {
   const app = express();
+  closeConnectionsWhileDraining(app, readiness);
   app.disable('x-powered-by');
   app.set('etag', false);
   // Duplicated query parameters arrive as arrays and fail validation, rather than being merged.

@@ -73,6 +73,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     readiness,
     db: knex,
     logger,
+    drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     alsoClose: metricsServer ? [metricsServer] : [],
   });
@@ -121,7 +122,7 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
     logger.info({ signal, workers: Object.keys(cluster.workers ?? {}).length }, 'shutting down the cluster');
     metricsServer?.close();
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    setTimeout(() => process.exit(1), config.SHUTDOWN_TIMEOUT_MS + 10_000).unref();
+    setTimeout(() => process.exit(1), config.SHUTDOWN_DRAIN_SECONDS * 1000 + config.SHUTDOWN_TIMEOUT_MS + 10_000).unref();
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

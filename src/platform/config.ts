@@ -7,6 +7,9 @@ const booleanFlag = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+/** Longer than a load balancer's usual probe period times its failure threshold (e.g. 2 × 2 s). */
+const PRODUCTION_DRAIN_SECONDS = 5;
+
 /**
  * Every environment variable the service reads, parsed once. A bad value stops
  * start-up with a message naming the variable, rather than turning into NaN or
@@ -18,7 +21,14 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   /** Worker processes (node:cluster); more than 1 needs DATABASE_URL, since PGlite is one process's. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
-  /** How long SIGTERM waits for in-flight requests before closing them. */
+  /**
+   * After SIGTERM, how long the listener keeps serving (readiness failing,
+   * every answer `Connection: close`) before it closes: longer than the load
+   * balancer takes to notice a failed readiness probe. 5 in production, 0 by
+   * default elsewhere (a developer's Ctrl-C stops at once).
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).optional(),
+  /** Once the listener is closed, how long in-flight requests may take before their connections are closed. */
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   /** Prometheus metrics are served on this port only (never on PORT); 0 turns them off. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
@@ -136,7 +146,11 @@ const environmentSchema = z.object({
   .refine((env) => env.AUTH_CLIENTS === undefined || env.AUTH_CLIENTS_FILE === undefined, {
     message: 'set AUTH_CLIENTS or AUTH_CLIENTS_FILE, not both',
     path: ['AUTH_CLIENTS'],
-  });
+  })
+  .transform((env) => ({
+    ...env,
+    SHUTDOWN_DRAIN_SECONDS: env.SHUTDOWN_DRAIN_SECONDS ?? (env.NODE_ENV === 'production' ? PRODUCTION_DRAIN_SECONDS : 0),
+  }));
 
 export type Config = Readonly<z.infer<typeof environmentSchema>>;
 

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { createHttpTerminator } from 'http-terminator';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import type { Logger } from '../logger';
 import type { Readiness } from './readiness';
@@ -9,45 +9,74 @@ export interface ShutdownParts {
   readiness: Readiness;
   db: Knex;
   logger: Logger;
-  /** Longest wait for in-flight requests before their sockets are closed. */
+  /** How long the listener keeps serving after the signal, with readiness failing, before it closes. */
+  drainMs: number;
+  /** Longest wait, once the listener is closed, for in-flight requests before their sockets are closed. */
   timeoutMs: number;
   /** Closed alongside the API server, e.g. the metrics server. */
   alsoClose?: Server[];
 }
 
+/** Resolves once every connection of a closed server has ended, or after `timeoutMs` with false. */
+function connectionsEnded(server: Server, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
 /**
- * Stops a worker on SIGTERM or SIGINT: readiness fails at once, the server
- * stops accepting, in-flight requests finish (their connections are told
- * `Connection: close`), idle keep-alive sockets close, then the pool, then the
- * process exits 0. If something still hangs past the timeout, exit 1.
+ * Stops a worker on SIGTERM or SIGINT in the order a rolling deploy needs, so
+ * that no request a client sent goes unanswered:
+ *
+ * 1. readiness answers 503 at once, and every answer from now on carries
+ *    `Connection: close` (the load balancer stops routing here, and clients
+ *    on kept-alive connections move to another replica after their answer);
+ * 2. the listener keeps accepting and serving for `drainMs`, so requests the
+ *    balancer sent before it noticed are answered rather than reset;
+ * 3. the listener closes, idle connections close, in-flight requests finish
+ *    (up to `timeoutMs`, then their sockets are closed), the pool closes,
+ *    and the process exits 0 (1 if something hangs past every bound).
+ *
+ * Node's own server.close() (which since Node 19 also ends idle kept-alive
+ * connections) does the closing: a library that accepts new sockets during
+ * its drain only to destroy them (http-terminator) resets exactly the
+ * requests this is for.
  */
 export function stopGracefullyOnSignals(parts: ShutdownParts): void {
-  const terminator = createHttpTerminator({ server: parts.server, gracefulTerminationTimeout: parts.timeoutMs });
   let stopping = false;
-  const stop = (signal: NodeJS.Signals): void => {
+  const stop = async (signal: NodeJS.Signals): Promise<void> => {
     if (stopping) return;
     stopping = true;
     parts.readiness.startShutdown();
-    parts.logger.info({ signal, timeoutMs: parts.timeoutMs }, 'shutting down');
-    const deadline = setTimeout(() => {
+    parts.logger.info({ signal, drainMs: parts.drainMs, timeoutMs: parts.timeoutMs }, 'shutting down: draining');
+    setTimeout(() => {
       parts.logger.error('shutdown did not finish in time; exiting');
       process.exit(1);
-    }, parts.timeoutMs + 5000);
-    deadline.unref();
-    const closeOthers = (parts.alsoClose ?? []).map(
-      (server) => new Promise<void>((resolve) => server.close(() => resolve())),
-    );
-    Promise.all([terminator.terminate(), ...closeOthers])
-      .then(() => parts.db.destroy())
-      .then(() => {
-        parts.logger.info('shut down');
-        process.exit(0);
-      })
-      .catch((error: unknown) => {
-        parts.logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
+    }, parts.drainMs + parts.timeoutMs + 5000).unref();
+
+    await sleep(parts.drainMs);
+    parts.logger.info('closing the listener');
+    const ended = connectionsEnded(parts.server, parts.timeoutMs);
+    parts.server.closeIdleConnections();
+    for (const other of parts.alsoClose ?? []) other.close();
+    if (!(await ended)) {
+      parts.logger.warn('requests still in flight at the shutdown timeout; closing their connections');
+      parts.server.closeAllConnections();
+    }
+    await parts.db.destroy();
+    parts.logger.info('shut down');
+    process.exit(0);
   };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  const onSignal = (signal: NodeJS.Signals): void => {
+    stop(signal).catch((error: unknown) => {
+      parts.logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 }
