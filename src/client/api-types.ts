@@ -380,8 +380,9 @@ export interface components {
             customerId?: string;
             /** Format: email */
             email?: string;
-            /** @description The caller's reference, e.g. its order's id. */
+            /** @description The caller's reference, e.g. its order's id. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
             externalReferenceId: string;
+            /** @description The mandate the payment is made under. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
             mandateId?: string;
             /** @default false */
             offSession?: boolean;
@@ -400,7 +401,7 @@ export interface components {
                 /** @description Card brand as the vault names it, e.g. VISA. */
                 type: string;
             };
-            /** @description The vault's fingerprint of the card number: saving the same card again updates it. */
+            /** @description The vault's fingerprint of the card number: saving the same card again updates it. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
             fingerprint?: string;
             /**
              * @description Type of saved payment method. Only CARD exists.
@@ -637,7 +638,7 @@ export interface components {
             status: "UP";
         };
         SetDefaultPaymentMethodRequest: {
-            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. */
+            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
             contextName: string;
             /**
              * Format: uuid
@@ -905,11 +906,11 @@ export interface operations {
     findCustomers: {
         parameters: {
             query: {
-                /** @description The customer's identifier in the caller's integration. */
+                /** @description The customer's identifier in the caller's integration. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
                 externalReferenceId: string;
             };
             header: {
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
             };
             path?: never;
@@ -1025,7 +1026,7 @@ export interface operations {
             header: {
                 /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
                 "Idempotency-Key"?: string;
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
             };
             path?: never;
@@ -1201,7 +1202,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
             };
             path: {
@@ -1331,7 +1332,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
                 /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
                 "Platform-Session-Secret"?: string;
@@ -1466,7 +1467,7 @@ export interface operations {
             header: {
                 /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
                 "Idempotency-Key"?: string;
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
             };
             path: {
@@ -1669,7 +1670,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
             };
             path: {
@@ -1815,7 +1816,7 @@ export interface operations {
             header: {
                 /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
                 "Idempotency-Key"?: string;
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
             };
             path: {
@@ -2009,13 +2010,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
                 /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
                 "Platform-Session-Secret"?: string;
             };
             path: {
-                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. */
+                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
                 contextName: string;
                 id: string;
             };
@@ -2144,11 +2145,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
             };
             path: {
-                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. */
+                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
                 contextName: string;
                 id: string;
             };
@@ -2292,7 +2293,7 @@ export interface operations {
             header: {
                 /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
                 "Idempotency-Key"?: string;
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
             };
             path?: never;
@@ -2481,7 +2482,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
                 /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
                 "Platform-Session-Secret"?: string;
@@ -2614,7 +2615,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once. */
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
             };
             path: {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { int32 } from '../platform/validation/int32';
-import { safeText, uuidValue } from '../platform/validation/text.schemas';
+import { identifierText, safeText, uuidValue } from '../platform/validation/text.schemas';
 import type { CustomerRecord } from './customers.repository';
 
 export const MAX_CUSTOMERS_PER_LOOKUP = 100;
 
-const externalReferenceId = safeText({ max: 255 }).meta({
-  description:
-    "The customer's identity in the caller's own integration. Any value: a primary key, a UUID, an e-mail address, etc.",
+const externalReferenceId = identifierText({
+  max: 255,
+  description: "The customer's identity in the caller's own integration. Any value: a primary key, a UUID, an e-mail address, etc.",
 });
 const description = safeText({ max: 1024, allowLineBreaks: true }).meta({
   description: 'A brief description of the customer, such as an e-mail address, name or phone number.',
@@ -28,9 +28,7 @@ export const customerIdParamsSchema = z.object({
 });
 
 export const findCustomersQuerySchema = z.object({
-  externalReferenceId: safeText({ min: 1, max: 255 }).meta({
-    description: "The customer's identifier in the caller's integration.",
-  }),
+  externalReferenceId: identifierText({ min: 1, max: 255, description: "The customer's identifier in the caller's integration." }),
 });
 
 export const customerResponseSchema = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeText, uuidValue } from '../platform/validation/text.schemas';
+import { identifierText, uuidValue } from '../platform/validation/text.schemas';
 import { PAYMENT_INTENT_STATUSES } from './payment-intent-status';
 import type { PaymentIntentRecord } from './payment-intents.repository';
 
@@ -16,7 +16,7 @@ export function createPaymentIntentRequestSchema(currencies: readonly string[]) 
         .string()
         .regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.', abort: true })
         .refine((code) => currencies.includes(code), { message: `Must be one of ${currencies.join(', ')}.` }),
-      externalReferenceId: safeText({ min: 1, max: 255 }).meta({ description: "The caller's reference, e.g. its order's id." }),
+      externalReferenceId: identifierText({ min: 1, max: 255, description: "The caller's reference, e.g. its order's id." }),
       customerId: uuidValue.optional().meta({ description: 'A customer of this location.' }),
       captureMethod: z.enum(CAPTURE_METHODS).default('MANUAL'),
       email: z.email().max(254).optional(),
@@ -24,7 +24,7 @@ export function createPaymentIntentRequestSchema(currencies: readonly string[]) 
       paymentMethodConfigurationId: uuidValue.optional(),
       standingInstructionType: z.enum(STANDING_INSTRUCTION_TYPES).optional(),
       offSession: z.boolean().default(false),
-      mandateId: safeText({ min: 1, max: 255 }).optional(),
+      mandateId: identifierText({ min: 1, max: 255, description: 'The mandate the payment is made under.' }).optional(),
     })
     .meta({ id: 'CreatePaymentIntentRequest' });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { int32 } from '../platform/validation/int32';
-import { safeText, uuidValue } from '../platform/validation/text.schemas';
+import { identifierText, safeText, uuidValue } from '../platform/validation/text.schemas';
 import { CARD_TYPES, cardTypeOf } from './card-brand';
 import type { PaymentMethodRecord } from './payment-methods.repository';
 
@@ -33,7 +33,9 @@ const expiry = z
     }
   });
 
-const contextName = safeText({ min: 1, max: 255 }).meta({
+const contextName = identifierText({
+  min: 1,
+  max: 255,
   description:
     'Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name.',
 });
@@ -46,9 +48,11 @@ export const createPaymentMethodRequestSchema = z
       lastFour: z.string().regex(/^\d{4}$/, { message: 'Must be four digits.' }),
       expiry,
     }),
-    fingerprint: safeText({ min: 1, max: 255 })
-      .optional()
-      .meta({ description: "The vault's fingerprint of the card number: saving the same card again updates it." }),
+    fingerprint: identifierText({
+      min: 1,
+      max: 255,
+      description: "The vault's fingerprint of the card number: saving the same card again updates it.",
+    }).optional(),
   })
   .meta({ id: 'CreatePaymentMethodRequest' });
 

@@ -12,22 +12,23 @@ export interface TestDatabase {
 const POOL = { acquireTimeoutMs: 10_000, statementTimeoutMs: 10_000 };
 
 /**
- * A migrated database for one test file. Without DATABASE_URL it is a PGlite
+ * A migrated database for one test file (`migrate: false`: an empty one). Without DATABASE_URL it is a PGlite
  * in memory; with it, a schema of its own on that server (so test files can
  * run in parallel), dropped again by close().
  */
-export async function openTestDatabase(options: { poolMax?: number } = {}): Promise<TestDatabase> {
+export async function openTestDatabase(options: { poolMax?: number; migrate?: boolean } = {}): Promise<TestDatabase> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
+  const migrate = options.migrate === false ? async () => undefined : migrateToLatest;
   if (databaseUrl === undefined) {
     const { knex, kind } = openDatabase({ poolMax: 1, ...POOL });
-    await migrateToLatest(knex);
+    await migrate(knex);
     return { knex, kind, close: () => knex.destroy() };
   }
 
   const schema = `test_${randomBytes(6).toString('hex')}`;
   await withAdmin(databaseUrl, (admin) => admin.raw('create schema ??', [schema]));
   const { knex, kind } = openDatabase({ databaseUrl, searchPath: [schema], poolMax: options.poolMax ?? 10, ...POOL });
-  await migrateToLatest(knex);
+  await migrate(knex);
   return {
     knex,
     kind,

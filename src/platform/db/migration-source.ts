@@ -3,6 +3,7 @@ import * as customersPaymentMethodsDefaults from '../../../migrations/2026112200
 import * as paymentIntents from '../../../migrations/20261122010000_payment_intents';
 import * as rateLimitsAndIdempotencyKeys from '../../../migrations/20261123000000_rate_limits_and_idempotency_keys';
 import * as idempotencyKeysByIssuer from '../../../migrations/20261124000000_idempotency_keys_by_issuer';
+import * as identifiersInNfc from '../../../migrations/20261124010000_identifiers_in_nfc';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261122010000_payment_intents', paymentIntents],
   ['20261123000000_rate_limits_and_idempotency_keys', rateLimitsAndIdempotencyKeys],
   ['20261124000000_idempotency_keys_by_issuer', idempotencyKeysByIssuer],
+  ['20261124010000_identifiers_in_nfc', identifiersInNfc],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { DomainError } from '../errors/domain-error';
 import { containsCardNumber } from '../validation/card-number';
-import { hasControlCharacters } from '../validation/text.schemas';
+import { hasControlCharacters, hasFormatCharacters } from '../validation/text.schemas';
 
 export const LOCATION_HEADER = 'Platform-Restaurant-External-ID';
 const MAX_LOCATION_LENGTH = 255;
@@ -12,6 +12,21 @@ function occurrences(rawHeaders: string[], name: string): number {
     if (rawHeaders[index]?.toLowerCase() === name) count += 1;
   }
   return count;
+}
+
+/**
+ * Header values arrive as bytes, one Latin-1 character each; read as the
+ * UTF-8 they are sent in, a location id must hold no format character and be
+ * in Unicode NFC. Location ids are matched exactly against stored rows and
+ * token entitlements, so rather than normalize one (and miss rows stored under
+ * the form it was sent in), a location id that could be written two ways is
+ * refused. The id itself is kept as read, as it always was.
+ */
+function ambiguousUnicode(value: string): boolean {
+  // eslint-disable-next-line no-control-regex -- plain ASCII, the usual case, needs no decoding
+  if (/^[\x00-\x7f]*$/.test(value)) return false;
+  const text = Buffer.from(value, 'latin1').toString('utf8');
+  return hasFormatCharacters(text) || text.normalize('NFC') !== text;
 }
 
 /**
@@ -30,6 +45,8 @@ export function locationHeader(): RequestHandler {
           ? `The ${LOCATION_HEADER} header must be at most ${MAX_LOCATION_LENGTH} characters.`
           : hasControlCharacters(value)
             ? `The ${LOCATION_HEADER} header must not contain control characters.`
+            : ambiguousUnicode(value)
+              ? `The ${LOCATION_HEADER} header must be UTF-8 in Unicode NFC, without invisible format characters.`
             : occurrences(request.rawHeaders, lowerName) > 1
               ? `The ${LOCATION_HEADER} header must be sent once.`
               : undefined;

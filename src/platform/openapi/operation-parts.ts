@@ -26,7 +26,7 @@ export const locationHeaderSchema = z
   .max(255)
   .meta({
     description:
-      'The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once.',
+      'The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400).',
     example: 'a3f1c7e2-6a41-4c8e-9d1e-2f0c6b7d8e90',
   });
 

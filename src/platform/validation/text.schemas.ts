@@ -22,6 +22,35 @@ export function safeText(options: { min?: number; max: number; allowLineBreaks?:
     .refine((value) => !forbidden.test(value), { message: 'Must not contain control characters.' });
 }
 
+/**
+ * Unicode's format characters (category Cf): invisible, yet part of a
+ * string's identity: zero-width spaces and joiners, bidirectional overrides
+ * such as U+202E, the byte-order mark, soft hyphens, tag characters.
+ */
+const FORMAT_CHARACTERS = /\p{Cf}/u;
+
+export function hasFormatCharacters(value: string): boolean {
+  return FORMAT_CHARACTERS.test(value);
+}
+
+/**
+ * A name the service compares to find a record (a context name, a
+ * reference, a fingerprint): safe text, read in Unicode NFC so that "café"
+ * typed composed or decomposed names one thing, and without format
+ * characters, so that two names that look the same are the same.
+ */
+export function identifierText(options: { min?: number; max: number; description: string }) {
+  return safeText(options)
+    .refine((value) => !hasFormatCharacters(value), {
+      message: 'Must not contain invisible format or bidirectional control characters (Unicode category Cf).',
+    })
+    .transform((value) => value.normalize('NFC'))
+    .meta({ description: `${options.description} ${IDENTIFIER_RULE}` });
+}
+
+/** How the document states the rule of identifierText. */
+const IDENTIFIER_RULE = 'Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused.';
+
 /** A UUID path or body value. Upper case is accepted and read as the same UUID. */
 export const uuidValue = z
   .string()
