@@ -111,6 +111,18 @@ async function expectRecovered(location: string): Promise<void> {
   expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(POOL_MAX).fill(200), ...Array(POOL_MAX).fill(404)]);
 }
 
+/** Polls until a backend of the test database waits on a lock: the write is under way. */
+async function waitForBackendWaitingOnLock(): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const result = await direct.raw(
+      "select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+    );
+    if ((result.rows as Array<{ count: number }>)[0]?.count) return;
+    await sleep(50);
+  }
+  throw new Error('the write never reached the lock');
+}
+
 /** Fills the pool with open connections, so that the fault lands on connections already in use. */
 async function warmPool(location: string): Promise<void> {
   const answers = await Promise.all(Array.from({ length: POOL_MAX }, () => create(location)));
@@ -151,7 +163,7 @@ describe('a database behind a failing network', () => {
     const lock = await direct.transaction();
     await lock.raw('lock table customers in exclusive mode');
     const attempt = create(location, key);
-    await sleep(300);
+    await waitForBackendWaitingOnLock();
     proxy.cutAll();
     await lock.rollback();
     expectUnavailable(await attempt);

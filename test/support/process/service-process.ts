@@ -33,6 +33,7 @@ export function startSourceService(env: Record<string, string> = {}): Promise<Ru
 export interface RunningService {
   baseUrl: string;
   port: number;
+  pid: number;
   logLines: string[];
   /** Sends a signal, without waiting. */
   signal(signal: NodeJS.Signals): void;
@@ -76,6 +77,7 @@ async function startServiceProcess(args: string[], env: Record<string, string>):
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     port,
+    pid: child.pid as number,
     logLines,
     signal: (signal) => child.kill(signal),
     exited,
