@@ -1,16 +1,6 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { DomainError } from '../platform/errors/domain-error';
-import { invalidToken, type AccessTokenClaims, type TokenVerifier } from './token-verifier';
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      /** The verified bearer token's claims, set by authenticate(). */
-      auth?: AccessTokenClaims;
-    }
-  }
-}
+import { invalidToken, type TokenVerifier } from './token-verifier';
 
 export const REALM = 'customer-payment-profiles';
 
@@ -29,10 +19,4 @@ export function authenticate(verifier: TokenVerifier): RequestHandler {
     request.auth = await verifier.verify(token);
     next();
   };
-}
-
-/** The verified claims of a route behind authenticate(). */
-export function authOf(request: Request): AccessTokenClaims {
-  if (request.auth === undefined) throw new Error('authOf() called on a route mounted without authenticate()');
-  return request.auth;
 }

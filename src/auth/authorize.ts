@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { DomainError } from '../platform/errors/domain-error';
-import { locationOf } from '../platform/http/request-context';
-import { authOf, REALM } from './authenticate';
+import { authOf, locationOf } from '../platform/http/request-context';
+import { REALM } from './authenticate';
 import { SESSION_SECRET_HEADER } from '../payment-intents/session-secret';
 import { ALL_LOCATIONS, SCOPE, type Scope } from './scopes';
 

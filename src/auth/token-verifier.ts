@@ -9,21 +9,10 @@ import {
 } from 'jose';
 import { z } from 'zod';
 import { DomainError } from '../platform/errors/domain-error';
+import type { AccessTokenClaims } from '../platform/http/request-context';
 import { TOKEN_ALGORITHMS } from './signing-keys';
 import { VerifiedTokenCache } from './verified-token-cache';
 
-/** What a verified access token says about its bearer. */
-export interface AccessTokenClaims {
-  /**
-   * Who vouches for the client (`iss`). A caller is its issuer and its client
-   * id together: state kept per caller (idempotency keys, rate limits) is keyed by both.
-   */
-  issuer: string;
-  clientId: string;
-  scopes: ReadonlySet<string>;
-  /** Location ids the bearer may act for; "*" for all. */
-  locations: readonly string[];
-}
 
 interface TrustedIssuer {
   issuer: string;

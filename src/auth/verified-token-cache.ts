@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AccessTokenClaims } from './token-verifier';
+import type { AccessTokenClaims } from '../platform/http/request-context';
 
 interface Entry {
   claims: AccessTokenClaims;

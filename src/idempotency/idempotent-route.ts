@@ -1,9 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { authOf } from '../auth/authenticate';
 import { DomainError } from '../platform/errors/domain-error';
 import { ERROR_CATALOG } from '../platform/errors/error-catalog';
 import { toErrorMessage } from '../platform/errors/to-error-message';
-import { locationOf } from '../platform/http/request-context';
+import { authOf, locationOf } from '../platform/http/request-context';
 import type { StoredReply } from './idempotency-keys.repository';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, requestFingerprint } from './idempotency-key';
 import type { IdempotentCreates } from './idempotent-creates';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import request from 'supertest';
 import { openDatabase } from '../../src/platform/db/database';
 import { migrateToLatest } from '../../src/platform/db/migration-source';
 import { newLocation } from '../factories/locations';
-import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { startTcpProxy, type TcpProxy } from '../support/process/tcp-proxy';
+import { proxiedDatabase, type ProxiedDatabase } from '../support/process/proxied-database';
+import type { TcpProxy } from '../support/process/tcp-proxy';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -22,7 +22,7 @@ const STATEMENT_TIMEOUT_MS = 500;
  */
 const ANSWERED_WELL_BEFORE_KNEX_DEFAULT_MS = 15_000;
 
-let database: FreshDatabase;
+let proxied: ProxiedDatabase;
 let proxy: TcpProxy;
 let direct: Knex;
 let viaProxy: Knex;
@@ -35,16 +35,11 @@ interface PoolCounts {
 const pool = (): PoolCounts => (viaProxy.client as { pool: PoolCounts }).pool;
 
 beforeAll(async () => {
-  database = await freshPostgresDatabase();
-  const server = new URL(database.url);
-  proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
-  direct = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
+  proxied = await proxiedDatabase();
+  ({ proxy, direct } = proxied);
   await migrateToLatest(direct);
-  const proxied = new URL(database.url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
   viaProxy = openDatabase({
-    databaseUrl: proxied.toString(),
+    databaseUrl: proxied.proxiedUrl,
     poolMax: POOL_MAX,
     acquireTimeoutMs: ACQUIRE_TIMEOUT_MS,
     statementTimeoutMs: STATEMENT_TIMEOUT_MS,
@@ -54,9 +49,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await testApp?.close();
-  await direct?.destroy();
-  await proxy?.close();
-  await database?.drop();
+  await proxied?.close();
 });
 
 afterEach(() => proxy.setMode('forward'));
@@ -120,7 +113,7 @@ describe('connection cut in the middle of a write', () => {
     // The insert waits on this lock, so the cut lands while the write is under way.
     const release = await holdLock('customers', 'exclusive');
     const attempt = createCustomer(location, key).then((response) => response);
-    await waitFor(async () => (await waitingBackends()) > 0);
+    await proxied.waitForLockWaiter();
     proxy.cutAll();
     await release();
     expectServiceUnavailable(await attempt);
@@ -144,7 +137,7 @@ describe('an Idempotency-Key whose attempt failed while the database was unreach
     const key = randomUUID();
     const release = await holdLock('customers', 'exclusive');
     const attempt = createCustomer(location, key).then((response) => response);
-    await waitFor(async () => (await waitingBackends()) > 0);
+    await proxied.waitForLockWaiter();
     proxy.setMode('refuse');
     proxy.cutAll();
     await release();
@@ -204,13 +197,6 @@ describe('pool exhaustion under a burst', () => {
     await createCustomer(location).expect(200);
   }, 60_000);
 });
-
-async function waitingBackends(): Promise<number> {
-  const result = await direct.raw(
-    "select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-  );
-  return (result.rows as Array<{ count: number }>)[0]?.count ?? 0;
-}
 
 async function waitFor(condition: () => Promise<boolean>, attempts = 100): Promise<void> {
   for (let attempt = 0; attempt < attempts; attempt += 1) {

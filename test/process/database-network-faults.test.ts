@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import knexFactory, { type Knex } from 'knex';
-import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { startSourceService, type RunningService } from '../support/process/service-process';
-import { startTcpProxy, type TcpProxy } from '../support/process/tcp-proxy';
+import { proxiedDatabase, type ProxiedDatabase } from '../support/process/proxied-database';
+import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
 
 /**
  * Issue 17, item 3: a real service process in front of a network that fails
@@ -25,47 +23,28 @@ const RECOVERY_BOUND_MS = 20_000;
 const FAULT_MS = 3000;
 const POOL_MAX = 4;
 
-let database: FreshDatabase;
-let proxy: TcpProxy;
-let direct: Knex;
+let db: ProxiedDatabase;
 let service: RunningService;
 let token: string;
+const proxy = () => db.proxy;
 
 beforeAll(async () => {
-  database = await freshPostgresDatabase();
-  const server = new URL(database.url);
-  proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
-  direct = knexFactory({ client: 'pg', connection: database.url, pool: { min: 0, max: 2 } });
-  const proxied = new URL(database.url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
+  db = await proxiedDatabase();
   service = await startSourceService({
-    DATABASE_URL: proxied.toString(),
+    DATABASE_URL: db.proxiedUrl,
     DB_POOL_MAX: String(POOL_MAX),
     DB_ACQUIRE_TIMEOUT_MS: '1000',
     DB_STATEMENT_TIMEOUT_MS: '1000',
     HEALTH_DATABASE_TIMEOUT_MS: '500',
     REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
   });
-  token = await login();
+  token = await devClientToken(service.baseUrl);
 }, 90_000);
 
 afterAll(async () => {
   await service?.stop();
-  await direct?.destroy();
-  await proxy?.close();
-  await database?.drop();
+  await db?.close();
 });
-
-async function login(): Promise<string> {
-  const response = await fetch(`${service.baseUrl}/authentication/v1/authentication/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ clientId: 'local-dev-client', clientSecret: 'local-dev-secret' }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: { accessToken: string } }).token.accessToken;
-}
 
 interface Answer {
   status: number;
@@ -111,18 +90,6 @@ async function expectRecovered(location: string): Promise<void> {
   expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(POOL_MAX).fill(200), ...Array(POOL_MAX).fill(404)]);
 }
 
-/** Polls until a backend of the test database waits on a lock: the write is under way. */
-async function waitForBackendWaitingOnLock(): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const result = await direct.raw(
-      "select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-    );
-    if ((result.rows as Array<{ count: number }>)[0]?.count) return;
-    await sleep(50);
-  }
-  throw new Error('the write never reached the lock');
-}
-
 /** Fills the pool with open connections, so that the fault lands on connections already in use. */
 async function warmPool(location: string): Promise<void> {
   const answers = await Promise.all(Array.from({ length: POOL_MAX }, () => create(location)));
@@ -130,16 +97,16 @@ async function warmPool(location: string): Promise<void> {
 }
 
 afterEach(() => {
-  proxy.setLatency(0);
-  proxy.setMode('forward');
+  proxy().setLatency(0);
+  proxy().setMode('forward');
 });
 
 describe('a database behind a failing network', () => {
   it.each([
-    ['refuses connections', () => (proxy.setMode('refuse'), proxy.cutAll())],
-    ['stalls (bytes held both ways, delivered later)', () => proxy.setMode('stall')],
-    ['silently drops packets both ways', () => proxy.setMode('drop')],
-    ['adds 2 s of latency', () => proxy.setLatency(2000)],
+    ['refuses connections', () => (proxy().setMode('refuse'), proxy().cutAll())],
+    ['stalls (bytes held both ways, delivered later)', () => proxy().setMode('stall')],
+    ['silently drops packets both ways', () => proxy().setMode('drop')],
+    ['adds 2 s of latency', () => proxy().setLatency(2000)],
   ])('that %s: requests answer 503 with Retry-After by the deadline, readiness 503, then recovery without a restart', async (_what, breakNetwork) => {
     const location = `net-${randomUUID()}`;
     await warmPool(location);
@@ -150,8 +117,8 @@ describe('a database behind a failing network', () => {
     await sleep(FAULT_MS);
     expectUnavailable(await read(location));
 
-    proxy.setLatency(0);
-    proxy.setMode('forward');
+    proxy().setLatency(0);
+    proxy().setMode('forward');
     await expectRecovered(location);
   }, 60_000);
 
@@ -160,16 +127,16 @@ describe('a database behind a failing network', () => {
     const key = randomUUID();
     await warmPool(location);
     // The insert waits on this lock, so the cut lands while the write is under way.
-    const lock = await direct.transaction();
+    const lock = await db.direct.transaction();
     await lock.raw('lock table customers in exclusive mode');
     const attempt = create(location, key);
-    await waitForBackendWaitingOnLock();
-    proxy.cutAll();
+    await db.waitForLockWaiter();
+    proxy().cutAll();
     await lock.rollback();
     expectUnavailable(await attempt);
     await expectRecovered(location);
     expect((await create(location, key)).status).toBe(200);
     expect((await create(location, key)).status).toBe(200);
-    expect(await direct('customers').where({ location_id: location, external_reference_id: key })).toHaveLength(1);
+    expect(await db.direct('customers').where({ location_id: location, external_reference_id: key })).toHaveLength(1);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startSourceService, type RunningService } from '../support/process/service-process';
+import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
 
 /**
  * SIGTERM to a real service process while requests are in flight: their bodies
@@ -11,15 +11,6 @@ beforeAll(async () => {
   service = await startSourceService({ SHUTDOWN_TIMEOUT_MS: '10000' });
 }, 90_000);
 afterAll(() => service.stop());
-
-async function token(): Promise<string> {
-  const response = await fetch(`${service.baseUrl}/authentication/v1/authentication/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ clientId: 'local-dev-client', clientSecret: 'local-dev-secret' }),
-  });
-  return ((await response.json()) as { token: { accessToken: string } }).token.accessToken;
-}
 
 /** A POST whose body is sent in two halves, so the request is in flight until `finish` is called. */
 function slowCreate(port: number, accessToken: string, reference: string): { finish(): void; answer: Promise<string> } {
@@ -50,7 +41,7 @@ function slowCreate(port: number, accessToken: string, reference: string): { fin
 
 describe('SIGTERM with requests in flight', () => {
   it('finishes every in-flight request, refuses new connections, and exits 0', async () => {
-    const accessToken = await token();
+    const accessToken = await devClientToken(service.baseUrl);
     const inFlight = Array.from({ length: 5 }, (_unused, index) => slowCreate(service.port, accessToken, `in-flight-${index}`));
     await sleep(300);
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { newSigningJwk } from '../../src/auth/signing-keys';
 import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { startSourceService, type RunningService } from '../support/process/service-process';
+import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
 
 /**
  * Two replicas on one fresh PostgreSQL database, sharing only the database and
@@ -35,12 +35,7 @@ type Step = { status: number; body: unknown };
 
 /** Runs one checkout's calls, alternating between two base URLs; answers what each call returned. */
 async function workload(urls: [string, string], location: string): Promise<Step[]> {
-  const login = await fetch(`${urls[0]}/authentication/v1/authentication/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ clientId: 'local-dev-client', clientSecret: 'local-dev-secret' }),
-  });
-  const { accessToken } = ((await login.json()) as { token: { accessToken: string } }).token;
+  const accessToken = await devClientToken(urls[0]);
   const steps: Step[] = [];
   let turn = 0;
   const call = async (method: string, route: string, body?: unknown): Promise<{ id?: string; sessionSecret?: string }> => {

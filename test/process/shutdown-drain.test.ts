@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { startSourceService, type RunningService } from '../support/process/service-process';
+import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
 
 /**
  * Issue 17, item 4: under load, SIGTERM left 56 to 105 requests per round
@@ -42,15 +42,6 @@ function send(service: RunningService, agent: Agent, method: string, path: strin
   });
 }
 
-async function login(service: RunningService): Promise<string> {
-  const response = await fetch(`${service.baseUrl}/authentication/v1/authentication/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ clientId: 'local-dev-client', clientSecret: 'local-dev-secret' }),
-  });
-  return ((await response.json()) as { token: { accessToken: string } }).token.accessToken;
-}
-
 describe.each([
   ['one process on the embedded database', 1],
   ['two workers on PostgreSQL', 2],
@@ -74,7 +65,7 @@ describe.each([
   });
 
   it('leaves no request unanswered, serves new connections during the drain, and exits 0', async () => {
-    const token = await login(service);
+    const token = await devClientToken(service.baseUrl);
     const location = `drain-${randomUUID()}`;
     const api = { Authorization: `Bearer ${token}`, 'Platform-Restaurant-External-ID': location };
     const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });

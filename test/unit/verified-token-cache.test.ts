@@ -1,6 +1,7 @@
 import { importJWK, type CryptoKey, type JWK } from 'jose';
 import { newSigningJwk } from '../../src/auth/signing-keys';
-import { TokenVerifier, type AccessTokenClaims } from '../../src/auth/token-verifier';
+import { TokenVerifier } from '../../src/auth/token-verifier';
+import type { AccessTokenClaims } from '../../src/platform/http/request-context';
 import { VerifiedTokenCache } from '../../src/auth/verified-token-cache';
 import { accessClaims, signToken } from '../support/tokens';
 

@@ -1,5 +1,22 @@
 import type { Request } from 'express';
 
+/**
+ * Who is asking: what a verified access token says about its bearer. It
+ * lives here, with the rest of a request's context, so that every layer can
+ * read it without importing the layer that verifies tokens.
+ */
+export interface AccessTokenClaims {
+  /**
+   * Who vouches for the client (`iss`). A caller is its issuer and its client
+   * id together: state kept per caller (idempotency keys, rate limits) is keyed by both.
+   */
+  issuer: string;
+  clientId: string;
+  scopes: ReadonlySet<string>;
+  /** Location ids the bearer may act for; "*" for all. */
+  locations: readonly string[];
+}
+
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
@@ -8,6 +25,8 @@ declare global {
       requestId: string;
       /** The Platform-Restaurant-External-ID header, once validated. */
       locationId?: string;
+      /** The verified bearer token's claims, set by the authentication middleware. */
+      auth?: AccessTokenClaims;
     }
   }
 }
@@ -18,4 +37,10 @@ export function locationOf(request: Request): string {
     throw new Error('locationOf() called on a route mounted without the location middleware');
   }
   return request.locationId;
+}
+
+/** The verified claims of a route behind the authentication middleware. */
+export function authOf(request: Request): AccessTokenClaims {
+  if (request.auth === undefined) throw new Error('authOf() called on a route mounted without authenticate()');
+  return request.auth;
 }

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
-import { authOf } from '../../auth/authenticate';
 import { DomainError } from '../errors/domain-error';
-import { locationOf } from '../http/request-context';
+import { authOf, locationOf } from '../http/request-context';
 import { leaseSizeFor, PointLeases, type Draw } from './point-leases';
 import { postgresRateLimiter } from './postgres-rate-limiter';
 

@@ -87,3 +87,14 @@ async function startServiceProcess(args: string[], env: Record<string, string>):
     },
   };
 }
+
+/** An access token for the development client, from a service started without configured clients. */
+export async function devClientToken(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/authentication/v1/authentication/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ clientId: 'local-dev-client', clientSecret: 'local-dev-secret' }),
+  });
+  if (response.status !== 200) throw new Error(`login answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { token: { accessToken: string } }).token.accessToken;
+}
