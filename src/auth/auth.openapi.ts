@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { errorMessageSchema } from '../platform/errors/error-message.schemas';
-import { errorResponses, jsonResponse } from '../platform/openapi/operation-parts';
+import { errorResponses, jsonResponse } from '../platform/openapi/response-parts';
 import { JWKS_PATH } from './jwks.router';
 import { LOGIN_PATH } from './login.router';
 import {
@@ -39,14 +39,16 @@ export const authPaths: ZodOpenApiPathsObject = {
       responses: {
         '200': jsonResponse('An access token (a JWT in the RFC 9068 shape).', z.union([loginResponseSchema, oauthTokenResponseSchema])),
         '400': loginError(
-          'The request is malformed (ErrorMessage 1000/1001/1002, or OAuthError invalid_request, unsupported_grant_type, invalid_scope).',
+          'The request is malformed (ErrorMessage 1000/1001/1002, 1012 for JSON nested more than 32 levels deep, or OAuthError invalid_request, unsupported_grant_type, invalid_scope).',
         ),
         '401': {
           ...loginError('The client id or secret is wrong (ErrorMessage 4003, or OAuthError invalid_client with WWW-Authenticate).'),
           headers: z.object({ 'WWW-Authenticate': z.string().optional().meta({ description: 'On the form-encoded grant: `Basic realm=...`.' }) }),
         },
         '429': {
-          ...loginError('Too many failed logins for this client id (ErrorMessage 4291, or OAuthError too_many_attempts).'),
+          ...loginError(
+            'Too many failed logins for this client id from this address, or from this address across client ids (ErrorMessage 4291, or OAuthError too_many_attempts). Each attempt is counted before its secret is checked.',
+          ),
           headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait before trying again.' }) }),
         },
         ...errorResponses(['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']),

@@ -698,7 +698,7 @@ export interface operations {
                     "application/json": components["schemas"]["LoginResponse"] | components["schemas"]["OAuthTokenResponse"];
                 };
             };
-            /** @description The request is malformed (ErrorMessage 1000/1001/1002, or OAuthError invalid_request, unsupported_grant_type, invalid_scope). */
+            /** @description The request is malformed (ErrorMessage 1000/1001/1002, 1012 for JSON nested more than 32 levels deep, or OAuthError invalid_request, unsupported_grant_type, invalid_scope). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -744,7 +744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
             };
-            /** @description Too many failed logins for this client id (ErrorMessage 4291, or OAuthError too_many_attempts). */
+            /** @description Too many failed logins for this client id from this address, or from this address across client ids (ErrorMessage 4291, or OAuthError too_many_attempts). Each attempt is counted before its secret is checked. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1054,6 +1054,7 @@ export interface operations {
              *
              *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
              *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
              *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
              *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
              *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
@@ -1509,6 +1510,7 @@ export interface operations {
              *
              *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
              *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
              *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
              *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
              *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
@@ -1847,6 +1849,7 @@ export interface operations {
              *
              *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
              *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
              *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
              *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
              *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
@@ -2321,6 +2324,7 @@ export interface operations {
              *
              *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
              *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
              *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
              *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
              *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).

@@ -1,16 +1,13 @@
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { SCOPE } from '../auth/scopes';
 import {
-  AUTHENTICATED_OPERATION_ERRORS,
   createdResponse,
   creatingOperationHeaders,
-  errorResponses,
   IDEMPOTENT_CREATE_ERRORS,
-  JSON_BODY_ERRORS,
-  jsonResponse,
   locationHeaders,
   securedBy,
-} from '../platform/openapi/operation-parts';
+} from '../api/operation-parts';
+import { AUTHENTICATED_OPERATION_ERRORS, errorResponses, JSON_BODY_ERRORS, jsonResponse } from '../platform/openapi/response-parts';
 import {
   createCustomerRequestSchema,
   customerIdParamsSchema,

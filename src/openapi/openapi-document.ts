@@ -5,7 +5,7 @@ import { SCOPE, SCOPES, type Scope } from '../auth/scopes';
 import { customersPaths } from '../customers/customers.openapi';
 import { paymentIntentLifecycle, paymentIntentsPaths } from '../payment-intents/payment-intents.openapi';
 import { paymentMethodsPaths } from '../payment-methods/payment-methods.openapi';
-import { BEARER_SCHEME, OAUTH2_SCHEME } from '../platform/openapi/operation-parts';
+import { BEARER_SCHEME, OAUTH2_SCHEME } from '../api/operation-parts';
 import { healthPaths } from '../platform/health/health.openapi';
 import { docsPaths } from './docs.openapi';
 

@@ -1,17 +1,14 @@
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { SCOPE } from '../auth/scopes';
 import {
-  AUTHENTICATED_OPERATION_ERRORS,
   createdResponse,
   creatingOperationHeaders,
-  errorResponses,
   IDEMPOTENT_CREATE_ERRORS,
-  JSON_BODY_ERRORS,
-  jsonResponse,
   locationAndSessionSecretHeaders,
   locationHeaders,
   securedBy,
-} from '../platform/openapi/operation-parts';
+} from '../api/operation-parts';
+import { AUTHENTICATED_OPERATION_ERRORS, errorResponses, JSON_BODY_ERRORS, jsonResponse } from '../platform/openapi/response-parts';
 import { FINAL_STATUSES, PAYMENT_INTENT_STATUSES, PAYMENT_INTENT_TRANSITIONS } from './payment-intent-status';
 import { createPaymentIntentRequestSchema, paymentIntentParamsSchema, paymentIntentSchema } from './payment-intents.schemas';
 

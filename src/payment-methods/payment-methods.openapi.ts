@@ -2,17 +2,14 @@ import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { SCOPE } from '../auth/scopes';
 import { customerIdParamsSchema } from '../customers/customers.schemas';
 import {
-  AUTHENTICATED_OPERATION_ERRORS,
   createdResponse,
   creatingOperationHeaders,
-  errorResponses,
   IDEMPOTENT_CREATE_ERRORS,
-  JSON_BODY_ERRORS,
-  jsonResponse,
   locationAndSessionSecretHeaders,
   locationHeaders,
   securedBy,
-} from '../platform/openapi/operation-parts';
+} from '../api/operation-parts';
+import { AUTHENTICATED_OPERATION_ERRORS, errorResponses, JSON_BODY_ERRORS, jsonResponse } from '../platform/openapi/response-parts';
 import {
   createPaymentMethodRequestSchema,
   customerPaymentMethodsResponseSchema,

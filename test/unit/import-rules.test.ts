@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * The import rules of `.dependency-cruiser.cjs` (run by `npm run lint:imports`
+ * in CI) hold on this tree, and fail on a tree that breaks them: a check that
+ * could not fail would prove nothing.
+ */
+const ROOT = path.resolve(__dirname, '../..');
+const DEPCRUISE = path.join(ROOT, 'node_modules/.bin/depcruise');
+const CONFIG = path.join(ROOT, '.dependency-cruiser.cjs');
+
+async function cruise(cwd: string): Promise<{ exitCode: number; output: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(DEPCRUISE, ['src', '--config', CONFIG], { cwd });
+    return { exitCode: 0, output: stdout };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string };
+    return { exitCode: failed.code ?? 1, output: failed.stdout ?? '' };
+  }
+}
+
+function writeTree(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'import-rules-'));
+  writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'commonjs', strict: true } }));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+
+describe('the import rules', () => {
+  it('hold on this tree', async () => {
+    expect(await cruise(ROOT)).toMatchObject({ exitCode: 0 });
+  }, 60_000);
+
+  it('fail on an upward import into platform/ and on a circle', async () => {
+    const root = writeTree({
+      'src/auth/claims.ts': 'export const claims = 1;\n',
+      'src/platform/uses-auth.ts': "import { claims } from '../auth/claims';\nexport const used = claims;\n",
+      'src/customers/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+      'src/customers/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+    });
+    try {
+      const { exitCode, output } = await cruise(root);
+      expect(exitCode).not.toBe(0);
+      expect(output).toContain('platform-imports-only-platform');
+      expect(output).toContain('src/platform/uses-auth.ts');
+      expect(output).toContain('no-circular');
+      expect(output).toContain('src/customers/a.ts');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
