@@ -28,19 +28,22 @@ const FORMAT_CHARACTERS = [
 const defaultsPath = (customerId: string, contextName?: string) =>
   `/v1/customers/${customerId}/payment-methods/defaults${contextName === undefined ? '' : `/${encodeURIComponent(contextName)}`}`;
 
+/** A new customer with a card at a new location, and the answer to making that card its default for `contextName`. */
+async function setDefault(contextName: string) {
+  const location = newLocation();
+  const customer = await createCustomer(testApp, location);
+  const card = await saveCard(testApp, location, customer.id);
+  const set = await request(testApp.app).post(defaultsPath(customer.id)).set(testApp.as(location)).send({ paymentMethodId: card.id, contextName });
+  return { location, customer, card, set };
+}
+
 describe('contextName', () => {
   it.each([
     ['set in NFD, read in NFC', NFD, NFC],
     ['set in NFC, read in NFD', NFC, NFD],
   ])('is one context however it is composed: %s', async (_case, setAs, readAs) => {
-    const location = newLocation();
-    const customer = await createCustomer(testApp, location);
-    const card = await saveCard(testApp, location, customer.id);
-    const set = await request(testApp.app)
-      .post(defaultsPath(customer.id))
-      .set(testApp.as(location))
-      .send({ paymentMethodId: card.id, contextName: setAs })
-      .expect(200);
+    const { location, customer, card, set } = await setDefault(setAs);
+    expect(set.status).toBe(200);
     expect(set.body.contextName).toBe(NFC);
     const read = await request(testApp.app).get(defaultsPath(customer.id, readAs)).set(testApp.as(location)).expect(200);
     expect(read.body).toEqual({ paymentMethodId: card.id, contextName: NFC });
@@ -51,14 +54,8 @@ describe('contextName', () => {
   });
 
   it.each(FORMAT_CHARACTERS)('holding %s is refused 400 naming the field, in the body and in the path', async (_what, name) => {
-    const location = newLocation();
-    const customer = await createCustomer(testApp, location);
-    const card = await saveCard(testApp, location, customer.id);
-    const set = await request(testApp.app)
-      .post(defaultsPath(customer.id))
-      .set(testApp.as(location))
-      .send({ paymentMethodId: card.id, contextName: name })
-      .expect(400);
+    const { location, customer, set } = await setDefault(name);
+    expect(set.status).toBe(400);
     expect(set.body).toMatchObject({ messageKey: 'VALIDATION_FAILED', fieldName: 'contextName' });
     const read = await request(testApp.app).get(defaultsPath(customer.id, name)).set(testApp.as(location)).expect(400);
     expect(read.body).toMatchObject({ messageKey: 'VALIDATION_FAILED', fieldName: 'contextName' });
