@@ -13,11 +13,11 @@ export interface LoginThrottleSettings {
 }
 
 /** rate-limiter-flexible stores a key as `<prefix>:<key>`; the release command deletes by this prefix. */
-export const CLIENT_ADDRESS_PREFIX = 'login';
+const CLIENT_ADDRESS_PREFIX = 'login';
 const ADDRESS_PREFIX = 'login-address';
 
 /** Client ids are up to 255 characters, like the store's key: hashed, so that the key fits with the address. */
-export function clientKeyPart(clientId: string): string {
+function clientKeyPart(clientId: string): string {
   return createHash('sha256').update(clientId).digest('base64url');
 }
 

@@ -42,10 +42,6 @@ export class PendingReleases {
     }
   }
 
-  get size(): number {
-    return this.pending.size;
-  }
-
   private schedule(): void {
     if (this.timer !== undefined) return;
     this.timer = setTimeout(() => {

@@ -42,7 +42,7 @@ export function databaseOptionsFrom(config: Config): DatabaseOptions {
  * first, so only an answer lost on the network (a stalled or dropping
  * network, a server gone without a word) reaches this.
  */
-export const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 1000;
+const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 1000;
 /** Idle connections are probed after this long, so a peer that vanished is noticed without a query. */
 const TCP_KEEPALIVE_IDLE_MS = 10_000;
 
