@@ -3,11 +3,13 @@ import helmet from 'helmet';
 import type { Knex } from 'knex';
 import type { Auth } from './auth/auth';
 import { authenticate } from './auth/authenticate';
-import { requireLocationEntitlement } from './auth/authorize';
+import { requireLocationEntitlement } from './auth/location-entitlement';
+import { SESSION_SECRET_HEADER } from './auth/session-grant';
+import { apiRouter } from './api/api-router';
+import { API_OPERATIONS, type ApiServices } from './api-operations';
 import { jwksRouter } from './auth/jwks.router';
 import { loginRouter } from './auth/login.router';
-import { browserCors, BROWSER_READ_PATHS } from './platform/http/browser-cors';
-import { locationOf } from './platform/http/request-context';
+import { browserCors } from './platform/http/browser-cors';
 import { buildOpenApiDocument } from './openapi/openapi-document';
 import { openApiRouter } from './openapi/openapi.router';
 import { healthRouter } from './platform/health/health.router';
@@ -16,16 +18,13 @@ import { apiRateLimit, type RateLimitSettings } from './platform/rate-limit/api-
 import { closeConnectionsWhileDraining, Readiness } from './platform/lifecycle/readiness';
 import type { Metrics } from './platform/metrics/metrics';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
-import { paymentIntentsRouter } from './payment-intents/payment-intents.router';
-import type { SessionSecretCheck } from './auth/authorize';
-import { customersRouter } from './customers/customers.router';
 import { CustomersService } from './customers/customers.service';
-import { paymentMethodsRouter } from './payment-methods/payment-methods.router';
 import { PaymentMethodsService } from './payment-methods/payment-methods.service';
 import { errorHandler } from './platform/http/error-handler';
 import { inOrder } from './platform/http/in-order';
 import { locationHeader } from './platform/http/location-header';
 import { routeNotFound } from './platform/http/not-found';
+import { expressPath } from './api/operation';
 import { requestId } from './platform/http/request-id';
 import { requestLogger } from './platform/http/request-logger';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './platform/http/request-deadline';
@@ -76,18 +75,18 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   // Which proxies to believe for the caller's address (the login throttle counts by it).
   app.set('trust proxy', settings.trustProxy ?? false);
 
-  const customers = new CustomersService(db);
-  const paymentMethods = new PaymentMethodsService(db);
-  const paymentIntents = new PaymentIntentsService(db, settings.sessionSecretTtlSeconds * 1000);
+  const services: ApiServices = {
+    customers: new CustomersService(),
+    paymentMethods: new PaymentMethodsService(),
+    paymentIntents: new PaymentIntentsService({
+      currencies: settings.paymentCurrencies,
+      sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
+    }),
+  };
   const creates = new IdempotentCreates(db, settings.idempotency);
   const document = buildOpenApiDocument();
-
-  // The browser side may read a customer's cards and default with a live
-  // session secret of an intent for that customer.
-  const customerSessionSecret: SessionSecretCheck = async (request, secret) => {
-    const intent = await paymentIntents.liveIntentOfSessionSecret(locationOf(request), secret);
-    return intent !== undefined && intent.customerId === String(request.params.id).toLowerCase();
-  };
+  // The browser-side reads, which a page calls with a session secret.
+  const browserReadPaths = API_OPERATIONS.filter(({ access }) => access.sessionSecret !== undefined).map(({ path }) => `/v1${expressPath(path)}`);
 
   // Every request, as one router layer (in-order.ts): id, access log, deadline,
   // timing, security headers, repeated-header check.
@@ -103,17 +102,20 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   );
 
   // Before authentication: a browser's preflight carries no token.
-  app.use(BROWSER_READ_PATHS, browserCors(settings.corsAllowedOrigins));
+  app.use(browserReadPaths, browserCors(settings.corsAllowedOrigins, [SESSION_SECRET_HEADER]));
   // The API first, so that its requests (nearly all of them) do not walk the
   // routers below. Who is asking comes first (401), then for which location
-  // (400), then whether the token may act there (403); each route checks its
-  // own scope. The routers' paths do not overlap: the busiest come first.
+  // (400), then whether the token may act there (403); each operation checks
+  // its own access (api/access.ts).
   app.use(
     '/v1',
     inOrder(noStore, authenticate(auth.verifier), locationHeader(), requireLocationEntitlement(), apiRateLimit(db, settings.rateLimit)),
-    paymentMethodsRouter(paymentMethods, creates, customerSessionSecret),
-    paymentIntentsRouter(paymentIntents, creates, settings.paymentCurrencies),
-    customersRouter(customers, creates),
+    apiRouter(API_OPERATIONS, {
+      db,
+      services,
+      creates,
+      sessionGrant: (locationId, secret) => services.paymentIntents.sessionGrant(db, locationId, secret),
+    }),
   );
   // Probes need neither a token nor a location.
   app.use(healthRouter(db, readiness, settings.healthDatabaseTimeoutMs ?? 1000));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import type { Scope } from '../auth/scopes';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
-import { SESSION_SECRET_HEADER } from '../payment-intents/session-secret';
+import { SESSION_SECRET_HEADER } from '../auth/session-grant';
 import type { ErrorCode } from '../platform/errors/error-catalog';
 import { LOCATION_HEADER } from '../platform/http/location-header';
 import { jsonResponse } from '../platform/openapi/response-parts';

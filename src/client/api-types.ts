@@ -357,10 +357,29 @@ export interface components {
             /** @description Space-separated subset of the client's scopes; all of them when absent. */
             scope?: string;
         };
+        /**
+         * @example {
+         *       "externalReferenceId": "crm-42",
+         *       "description": "ada@example.com"
+         *     }
+         */
         CreateCustomerRequest: {
             description?: string | null;
             externalReferenceId?: string | null;
         };
+        /**
+         * @example {
+         *       "amount": 1250,
+         *       "currency": "USD",
+         *       "externalReferenceId": "order-7",
+         *       "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *       "captureMethod": "MANUAL",
+         *       "email": "ada@example.com",
+         *       "amountDetails": {
+         *         "tip": 150
+         *       }
+         *     }
+         */
         CreatePaymentIntentRequest: {
             /** @description Amount in minor units of the currency (cents for USD). */
             amount: number;
@@ -391,6 +410,20 @@ export interface components {
             /** @enum {string} */
             standingInstructionType?: "INSTALLMENT" | "RECURRING" | "UNSCHEDULED";
         };
+        /**
+         * @example {
+         *       "type": "CARD",
+         *       "card": {
+         *         "type": "VISA",
+         *         "lastFour": "4242",
+         *         "expiry": {
+         *           "month": "03",
+         *           "year": "2031"
+         *         }
+         *       },
+         *       "fingerprint": "fp_8f14e45fceea167a"
+         *     }
+         */
         CreatePaymentMethodRequest: {
             card: {
                 expiry: {
@@ -637,6 +670,12 @@ export interface components {
             /** @constant */
             status: "UP";
         };
+        /**
+         * @example {
+         *       "paymentMethodId": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
+         *       "contextName": "web-checkout"
+         *     }
+         */
         SetDefaultPaymentMethodRequest: {
             /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
             contextName: string;

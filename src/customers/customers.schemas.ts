@@ -19,7 +19,7 @@ export const createCustomerRequestSchema = z
     externalReferenceId: externalReferenceId.nullish(),
     description: description.nullish(),
   })
-  .meta({ id: 'CreateCustomerRequest' });
+  .meta({ id: 'CreateCustomerRequest', example: { externalReferenceId: 'crm-42', description: 'ada@example.com' } });
 
 export type CreateCustomerInput = z.output<typeof createCustomerRequestSchema>;
 
@@ -28,7 +28,9 @@ export const customerIdParamsSchema = z.object({
 });
 
 export const findCustomersQuerySchema = z.object({
-  externalReferenceId: identifierText({ min: 1, max: 255, description: "The customer's identifier in the caller's integration." }),
+  externalReferenceId: identifierText({ min: 1, max: 255, description: "The customer's identifier in the caller's integration." }).meta({
+    example: 'crm-42',
+  }),
 });
 
 export const customerResponseSchema = z

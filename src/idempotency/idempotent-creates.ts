@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { runInTransaction } from '../platform/db/request-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import {
   claimIdempotencyKey,
@@ -46,15 +45,20 @@ export class IdempotentCreates {
 
   /**
    * `attempt` answers the reply to store, or throws what must not be stored.
-   * Its service calls run in the transaction that also stores the reply.
+   * It is given the transaction that also stores the reply, and must make
+   * every write in it.
    */
-  async run(scope: IdempotencyScope, fingerprint: string, attempt: () => Promise<StoredReply>): Promise<IdempotentOutcome> {
+  async run(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    attempt: (db: Knex.Transaction) => Promise<StoredReply>,
+  ): Promise<IdempotentOutcome> {
     const claimToken = randomUUID();
     const claimed = await claimIdempotencyKey(this.db, scope, { fingerprint, claimToken, ...this.settings });
     if (!claimed) return { kind: 'replayed', reply: await this.earlierReply(scope, fingerprint) };
     try {
       const reply = await this.db.transaction(async (trx) => {
-        const made = await runInTransaction(trx, attempt);
+        const made = await attempt(trx);
         if (!(await completeIdempotencyKey(trx, scope, claimToken, made))) throw new DomainError('CONFLICT');
         return made;
       });

@@ -3,7 +3,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApiDocument } from './openapi-document';
+import { API_OPERATIONS } from '../api-operations';
+import { scopeTable } from '../api/scope-table';
+import { buildOpenApiDocument, inReadingOrder } from './openapi-document';
 import { documentYaml, GENERATED_NOTICE } from './openapi-yaml';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -12,7 +14,20 @@ const ROOT = path.resolve(__dirname, '../..');
 export const ARTIFACT_PATHS = {
   document: path.join(ROOT, 'openapi/openapi.yaml'),
   clientTypes: path.join(ROOT, 'src/client/api-types.ts'),
+  readme: path.join(ROOT, 'README.md'),
 } as const;
+
+/** Where README's scope table starts and ends: the lines between are rendered from the operations. */
+const SCOPE_TABLE_START = '<!-- scope table: generated from the operations by `npm run openapi`; edit the declarations, not these lines -->';
+const SCOPE_TABLE_END = '<!-- end of the scope table -->';
+
+/** README with its scope table rendered afresh. */
+export function readmeWithScopeTable(readme: string): string {
+  const start = readme.indexOf(SCOPE_TABLE_START);
+  const end = readme.indexOf(SCOPE_TABLE_END);
+  if (start < 0 || end < start) throw new Error(`README.md lacks the scope table's markers: ${SCOPE_TABLE_START} … ${SCOPE_TABLE_END}`);
+  return `${readme.slice(0, start + SCOPE_TABLE_START.length)}\n${scopeTable(inReadingOrder(API_OPERATIONS))}\n${readme.slice(end)}`;
+}
 
 /** TypeScript types of every path and schema, for the openapi-fetch client. */
 export async function clientTypes(document: object): Promise<string> {
@@ -22,7 +37,11 @@ export async function clientTypes(document: object): Promise<string> {
 
 export async function renderArtifacts(): Promise<Record<keyof typeof ARTIFACT_PATHS, string>> {
   const document = buildOpenApiDocument();
-  return { document: documentYaml(document), clientTypes: await clientTypes(document) };
+  return {
+    document: documentYaml(document),
+    clientTypes: await clientTypes(document),
+    readme: readmeWithScopeTable(await readFile(ARTIFACT_PATHS.readme, 'utf8')),
+  };
 }
 
 /** Writes the artifacts, or with `check` only compares; answers the files that differ. */

@@ -2,10 +2,11 @@ import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { authPaths } from '../auth/auth.openapi';
 import { LOGIN_PATH } from '../auth/login.router';
 import { SCOPE, SCOPES, type Scope } from '../auth/scopes';
-import { customersPaths } from '../customers/customers.openapi';
-import { paymentIntentLifecycle, paymentIntentsPaths } from '../payment-intents/payment-intents.openapi';
-import { paymentMethodsPaths } from '../payment-methods/payment-methods.openapi';
+import { API_OPERATIONS } from '../api-operations';
+import { operationPaths } from '../api/operation-document';
+import { scopeTable } from '../api/scope-table';
 import { BEARER_SCHEME, OAUTH2_SCHEME } from '../api/operation-parts';
+import { paymentIntentLifecycle } from '../payment-intents/payment-intent-lifecycle';
 import { healthPaths } from '../platform/health/health.openapi';
 import { docsPaths } from './docs.openapi';
 
@@ -20,6 +21,21 @@ const SCOPE_MEANINGS: Record<Scope, string> = {
   [SCOPE.serverWrite]: 'The hosted-checkout backend: save cards, set and delete defaults, create, read and cancel payment intents.',
 };
 
+const TAGS = [
+  { name: 'Customers', description: 'Payor records.' },
+  { name: 'Payment methods', description: 'Cards saved to a customer, and the default card per context name.' },
+  { name: 'Payment intents', description: 'Intents to pay, and the session secrets of the browser-side reads.' },
+  { name: 'Authentication', description: 'Tokens and the keys that verify them.' },
+  { name: 'Operations', description: 'Probes for orchestrators and load balancers. Metrics are on their own port (METRICS_PORT).' },
+  { name: 'Documentation', description: 'This document.' },
+];
+
+/** The operations grouped by tag, in the order of the tags list (the registry's order is the router's: busiest first). */
+export function inReadingOrder<T extends { tag: string }>(operations: readonly T[]): T[] {
+  const rank = (tag: string) => TAGS.findIndex(({ name }) => name === tag);
+  return [...operations].sort((a, b) => rank(a.tag) - rank(b.tag));
+}
+
 const DESCRIPTION = `Keeps records of payors ("customers"), the cards saved to them, the default card per named integration context, and payment intents, for hosted-checkout integrations.
 
 ## Calling it
@@ -29,6 +45,11 @@ const DESCRIPTION = `Keeps records of payors ("customers"), the cards saved to t
 
 ## Errors
 Every non-2xx answer is an \`ErrorMessage\`, whose \`code\` comes from the catalog in its schema. Bad input is a 4xx that changes nothing. A full card number anywhere in a request is refused (code 1004) and never echoed or logged.
+
+## Scopes per operation
+${scopeTable(inReadingOrder(API_OPERATIONS))}
+
+A token without the scope: 403 (code 4031) with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"\`. A token whose \`locations\` do not include the request's location: 403 (code 4032). Checks run in this order: token (401), location header (400), location entitlement (403), scope (403), then the request itself; a refused request changes nothing.
 
 ## The browser-side read
 A checkout page in the browser must not hold a server credential. The backend creates a payment intent for the customer and passes its \`sessionSecret\` to the page; the page calls the card and default reads (and the intent read) with a token holding only \`simplified-payments-integration:read\` plus the header \`Platform-Session-Secret\`. The secret is valid only for its intent's customer, only in its location, and only while the intent is live (not SUCCEEDED or CANCELED, younger than 24 hours by default). CORS is allowed on these reads for configured origins only.
@@ -49,16 +70,9 @@ export function buildOpenApiDocument(): OpenApiDocument {
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
     servers: [{ url: '/', description: 'This service' }],
-    tags: [
-      { name: 'Customers', description: 'Payor records.' },
-      { name: 'Payment methods', description: 'Cards saved to a customer, and the default card per context name.' },
-      { name: 'Payment intents', description: 'Intents to pay, and the session secrets of the browser-side reads.' },
-      { name: 'Authentication', description: 'Tokens and the keys that verify them.' },
-      { name: 'Operations', description: 'Probes for orchestrators and load balancers. Metrics are on their own port (METRICS_PORT).' },
-      { name: 'Documentation', description: 'This document.' },
-    ],
+    tags: TAGS,
     security: [],
-    paths: { ...customersPaths, ...paymentMethodsPaths, ...paymentIntentsPaths, ...authPaths, ...healthPaths, ...docsPaths },
+    paths: { ...operationPaths(inReadingOrder(API_OPERATIONS)), ...authPaths, ...healthPaths, ...docsPaths },
     components: {
       securitySchemes: {
         [OAUTH2_SCHEME]: {

@@ -42,6 +42,26 @@ interface PaymentIntentRow {
 
 const TABLE = 'payment_intents';
 
+/** The columns a record is read from, named rather than `*`: a column added later is not read until the record needs it. */
+const COLUMNS = [
+  'location_id',
+  'id',
+  'external_reference_id',
+  'customer_id',
+  'amount',
+  'currency',
+  'capture_method',
+  'status',
+  'email',
+  'tip',
+  'payment_method_configuration_id',
+  'standing_instruction_type',
+  'off_session',
+  'mandate_id',
+  'session_secret',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof PaymentIntentRow>;
+
 function toRecord(row: PaymentIntentRow): PaymentIntentRecord {
   return {
     locationId: row.location_id,
@@ -66,7 +86,7 @@ function toRecord(row: PaymentIntentRow): PaymentIntentRecord {
 export type NewPaymentIntent = Omit<PaymentIntentRecord, 'createdAt'>;
 
 /** Inserts the intent unless it names a customer this location does not have (then undefined). */
-export async function insertPaymentIntent(db: Knex, intent: NewPaymentIntent): Promise<PaymentIntentRecord | undefined> {
+export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: NewPaymentIntent): Promise<PaymentIntentRecord | undefined> {
   const row = {
     location_id: intent.locationId,
     id: intent.id,
@@ -91,23 +111,23 @@ export async function insertPaymentIntent(db: Knex, intent: NewPaymentIntent): P
     `insert into ${TABLE} (${columns.map(() => '??').join(', ')})
      select ${columns.map(() => '?').join(', ')}
      where ?::uuid is null or exists (select 1 from customers where location_id = ? and id = ?::uuid)
-     returning *`,
+     returning ${COLUMNS.join(', ')}`,
     [...columns, ...Object.values(row), intent.customerId, intent.locationId, intent.customerId],
   );
   const inserted = result.rows[0];
   return inserted === undefined ? undefined : toRecord(inserted);
 }
 
-const PAYMENT_INTENT = preparedStatement('payment_intent', `select * from ${TABLE} where location_id = ? and id = ?`);
+const PAYMENT_INTENT = preparedStatement('payment_intent', `select ${COLUMNS.join(', ')} from ${TABLE} where location_id = ? and id = ?`);
 
-export async function findPaymentIntent(db: Knex, locationId: string, id: string): Promise<PaymentIntentRecord | undefined> {
+export async function findPaymentIntent(db: Knex | Knex.Transaction, locationId: string, id: string): Promise<PaymentIntentRecord | undefined> {
   const [row] = await runPrepared<PaymentIntentRow>(db, PAYMENT_INTENT, [locationId, id]);
   return row === undefined ? undefined : toRecord(row);
 }
 
 /** Moves the intent to `to` if its status is one of `from`; undefined when it is not (or does not exist). */
 export async function updatePaymentIntentStatus(
-  db: Knex,
+  db: Knex | Knex.Transaction,
   locationId: string,
   id: string,
   from: readonly PaymentIntentStatus[],
@@ -117,6 +137,6 @@ export async function updatePaymentIntentStatus(
     .where({ location_id: locationId, id })
     .whereIn('status', from)
     .update({ status: to, updated_at: db.fn.now() })
-    .returning('*')) as PaymentIntentRow[];
+    .returning([...COLUMNS])) as PaymentIntentRow[];
   return row === undefined ? undefined : toRecord(row);
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { inCurrentTransaction } from '../platform/db/request-transaction';
+import type { SessionGrant } from '../auth/session-grant';
 import { DomainError } from '../platform/errors/domain-error';
 import { FINAL_STATUSES, statusesLeadingTo } from './payment-intent-status';
 import {
@@ -12,20 +12,24 @@ import {
 import type { CreatePaymentIntentInput } from './payment-intents.schemas';
 import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from './session-secret';
 
+export interface PaymentIntentSettings {
+  /** ISO 4217 codes intents may use (PAYMENT_CURRENCIES). */
+  currencies: readonly string[];
+  sessionSecretTtlMs: number;
+}
+
+/** Payment intents. Each method acts on the `db` it is given: the pool, or the transaction of the request's Idempotency-Key. */
 export class PaymentIntentsService {
-  constructor(
-    private readonly knex: Knex,
-    private readonly sessionSecretTtlMs: number,
-  ) {}
+  constructor(private readonly settings: PaymentIntentSettings) {}
 
-  /** Inside an idempotent create, its transaction (see request-transaction.ts). */
-  private get db(): Knex {
-    return inCurrentTransaction(this.knex);
-  }
-
-  async create(locationId: string, input: CreatePaymentIntentInput): Promise<PaymentIntentRecord> {
+  async create(db: Knex, locationId: string, input: CreatePaymentIntentInput): Promise<PaymentIntentRecord> {
+    if (!this.settings.currencies.includes(input.currency)) {
+      throw new DomainError('VALIDATION_FAILED', {
+        problems: [{ fieldName: 'currency', message: `Must be one of ${this.settings.currencies.join(', ')}.` }],
+      });
+    }
     const id = uuidv7();
-    const created = await insertPaymentIntent(this.db, {
+    const created = await insertPaymentIntent(db, {
       locationId,
       id,
       externalReferenceId: input.externalReferenceId,
@@ -46,34 +50,34 @@ export class PaymentIntentsService {
     return created;
   }
 
-  async get(locationId: string, id: string): Promise<PaymentIntentRecord> {
-    const intent = await findPaymentIntent(this.db, locationId, id);
+  async get(db: Knex, locationId: string, id: string): Promise<PaymentIntentRecord> {
+    const intent = await findPaymentIntent(db, locationId, id);
     if (intent === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
     return intent;
   }
 
   /** CANCELED from any status that allows it; a final status is a 409 naming it. */
-  async cancel(locationId: string, id: string): Promise<PaymentIntentRecord> {
-    const canceled = await updatePaymentIntentStatus(this.db, locationId, id, statusesLeadingTo('CANCELED'), 'CANCELED');
+  async cancel(db: Knex, locationId: string, id: string): Promise<PaymentIntentRecord> {
+    const canceled = await updatePaymentIntentStatus(db, locationId, id, statusesLeadingTo('CANCELED'), 'CANCELED');
     if (canceled !== undefined) return canceled;
-    const current = await this.get(locationId, id);
+    const current = await this.get(db, locationId, id);
     throw new DomainError('PAYMENT_INTENT_STATUS_CONFLICT', {
       message: `The payment intent is ${current.status} and cannot be canceled.`,
     });
   }
 
   /**
-   * The intent a session secret belongs to, if the secret is live: well formed,
-   * equal in whole to the intent's (compared in constant time), the intent not
-   * final, and younger than the configured lifetime.
+   * What a session secret grants, if the secret is live: well formed, equal in
+   * whole to its intent's (compared in constant time), the intent not final,
+   * and younger than the configured lifetime.
    */
-  async liveIntentOfSessionSecret(locationId: string, secret: string): Promise<PaymentIntentRecord | undefined> {
+  async sessionGrant(db: Knex, locationId: string, secret: string): Promise<SessionGrant | undefined> {
     const intentId = intentIdOfSessionSecret(secret);
     if (intentId === undefined) return undefined;
-    const intent = await findPaymentIntent(this.db, locationId, intentId);
+    const intent = await findPaymentIntent(db, locationId, intentId);
     if (intent === undefined || !sameSessionSecret(secret, intent.sessionSecret)) return undefined;
     if (FINAL_STATUSES.includes(intent.status)) return undefined;
-    if (Date.now() - intent.createdAt.getTime() > this.sessionSecretTtlMs) return undefined;
-    return intent;
+    if (Date.now() - intent.createdAt.getTime() > this.settings.sessionSecretTtlMs) return undefined;
+    return { intentId: intent.id, customerId: intent.customerId };
   }
 }

@@ -4,8 +4,6 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 const RANDOM_BYTES = 24;
 const FORMAT = /^PI_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_SECRET_[A-Za-z0-9_-]{22,}$/;
 
-export const SESSION_SECRET_HEADER = 'Platform-Session-Secret';
-
 /** `PI_<intent id>_SECRET_<random, base64url>`: the intent id lets a check find its intent without a scan. */
 export function newSessionSecret(intentId: string): string {
   return `PI_${intentId}_SECRET_${randomBytes(RANDOM_BYTES).toString('base64url')}`;

@@ -54,7 +54,14 @@ export const createPaymentMethodRequestSchema = z
       description: "The vault's fingerprint of the card number: saving the same card again updates it.",
     }).optional(),
   })
-  .meta({ id: 'CreatePaymentMethodRequest' });
+  .meta({
+    id: 'CreatePaymentMethodRequest',
+    example: {
+      type: 'CARD',
+      card: { type: 'VISA', lastFour: '4242', expiry: { month: '03', year: '2031' } },
+      fingerprint: 'fp_8f14e45fceea167a',
+    },
+  });
 
 export type CreatePaymentMethodInput = z.output<typeof createPaymentMethodRequestSchema>;
 
@@ -63,7 +70,10 @@ export const setDefaultPaymentMethodRequestSchema = z
     paymentMethodId: uuidValue.meta({ description: 'Identifier of the payment method to make the default.' }),
     contextName,
   })
-  .meta({ id: 'SetDefaultPaymentMethodRequest' });
+  .meta({
+    id: 'SetDefaultPaymentMethodRequest',
+    example: { paymentMethodId: '019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012', contextName: 'web-checkout' },
+  });
 
 export type SetDefaultPaymentMethodInput = z.output<typeof setDefaultPaymentMethodRequestSchema>;
 

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { customerExists } from '../customers/customers.repository';
-import { inCurrentTransaction } from '../platform/db/request-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import {
   deleteDefaultPaymentMethod,
@@ -21,23 +20,19 @@ import type { CreatePaymentMethodInput, SetDefaultPaymentMethodInput } from './p
 /**
  * Saved cards and per-context defaults. Each write is one SQL statement, so it is
  * atomic without an explicit transaction; the happy path is one round trip, and
- * only a miss pays for the queries that say which 404 it was.
+ * only a miss pays for the queries that say which 404 it was. Each method acts
+ * on the `db` it is given: the pool, or the transaction of the request's
+ * Idempotency-Key.
  */
 export class PaymentMethodsService {
-  constructor(private readonly knex: Knex) {}
-
-  /** Inside an idempotent create, its transaction (see request-transaction.ts). */
-  private get db(): Knex {
-    return inCurrentTransaction(this.knex);
-  }
-
   /** Saves the vault's card metadata; a fingerprint the customer already has updates that card instead. */
   async save(
+    db: Knex,
     locationId: string,
     customerId: string,
     input: CreatePaymentMethodInput,
   ): Promise<{ paymentMethod: PaymentMethodRecord; created: boolean }> {
-    const saved = await upsertPaymentMethod(this.db, {
+    const saved = await upsertPaymentMethod(db, {
       locationId,
       customerId,
       id: uuidv7(),
@@ -52,43 +47,44 @@ export class PaymentMethodsService {
     return saved;
   }
 
-  async list(locationId: string, customerId: string): Promise<PaymentMethodRecord[]> {
-    const cards = await listCustomerPaymentMethods(this.db, locationId, customerId);
+  async list(db: Knex, locationId: string, customerId: string): Promise<PaymentMethodRecord[]> {
+    const cards = await listCustomerPaymentMethods(db, locationId, customerId);
     if (cards === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
     return cards;
   }
 
   /** Removes a card and, through the foreign key, every default that pointed at it. */
-  async remove(locationId: string, customerId: string, paymentMethodId: string): Promise<void> {
-    if (!(await deletePaymentMethod(this.db, locationId, customerId, paymentMethodId))) {
-      throw await this.whyCardIsMissing(locationId, customerId, paymentMethodId);
+  async remove(db: Knex, locationId: string, customerId: string, paymentMethodId: string): Promise<void> {
+    if (!(await deletePaymentMethod(db, locationId, customerId, paymentMethodId))) {
+      throw await this.whyCardIsMissing(db, locationId, customerId, paymentMethodId);
     }
   }
 
   /** Sets (or replaces) the customer's default card for a context name. */
   async setDefault(
+    db: Knex,
     locationId: string,
     customerId: string,
     input: SetDefaultPaymentMethodInput,
   ): Promise<DefaultPaymentMethodRecord> {
-    const binding = await upsertDefaultPaymentMethod(this.db, { locationId, customerId, ...input });
-    if (binding === undefined) throw await this.whyCardIsMissing(locationId, customerId, input.paymentMethodId);
+    const binding = await upsertDefaultPaymentMethod(db, { locationId, customerId, ...input });
+    if (binding === undefined) throw await this.whyCardIsMissing(db, locationId, customerId, input.paymentMethodId);
     return binding;
   }
 
-  async getDefault(locationId: string, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {
-    const found = await findDefaultPaymentMethod(this.db, locationId, customerId, contextName);
+  async getDefault(db: Knex, locationId: string, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {
+    const found = await findDefaultPaymentMethod(db, locationId, customerId, contextName);
     if (found === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
     if (found.binding === null) throw new DomainError('DEFAULT_PAYMENT_METHOD_NOT_SET');
     return found.binding;
   }
 
   /** Removes the default for a context and answers with the binding it removed. */
-  async removeDefault(locationId: string, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {
-    const removed = await deleteDefaultPaymentMethod(this.db, locationId, customerId, contextName);
+  async removeDefault(db: Knex, locationId: string, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {
+    const removed = await deleteDefaultPaymentMethod(db, locationId, customerId, contextName);
     if (removed !== undefined) return removed;
     throw new DomainError(
-      (await customerExists(this.db, locationId, customerId)) ? 'DEFAULT_PAYMENT_METHOD_NOT_SET' : 'CUSTOMER_NOT_FOUND',
+      (await customerExists(db, locationId, customerId)) ? 'DEFAULT_PAYMENT_METHOD_NOT_SET' : 'CUSTOMER_NOT_FOUND',
     );
   }
 
@@ -97,9 +93,9 @@ export class PaymentMethodsService {
    * "no such card" only within the location, whose records the caller may act on
    * anyway; a card of another location is simply not found.
    */
-  private async whyCardIsMissing(locationId: string, customerId: string, paymentMethodId: string): Promise<DomainError> {
-    if (!(await customerExists(this.db, locationId, customerId))) return new DomainError('CUSTOMER_NOT_FOUND');
-    const owner = await findPaymentMethodOwner(this.db, locationId, paymentMethodId);
+  private async whyCardIsMissing(db: Knex, locationId: string, customerId: string, paymentMethodId: string): Promise<DomainError> {
+    if (!(await customerExists(db, locationId, customerId))) return new DomainError('CUSTOMER_NOT_FOUND');
+    const owner = await findPaymentMethodOwner(db, locationId, paymentMethodId);
     return new DomainError(owner === undefined ? 'PAYMENT_METHOD_NOT_FOUND' : 'PAYMENT_METHOD_NOT_OWNED');
   }
 }

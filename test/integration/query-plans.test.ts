@@ -2,7 +2,7 @@ import request from 'supertest';
 import { seededCustomer } from '../../bench/ids';
 import { seedCustomers } from '../../bench/seed';
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/idempotency/idempotency-key';
-import { SESSION_SECRET_HEADER } from '../../src/payment-intents/session-secret';
+import { SESSION_SECRET_HEADER } from '../../src/auth/session-grant';
 import { cardInput } from '../factories/customers';
 import { LOCATION_HEADER } from '../factories/locations';
 import { openTestDatabase, type TestDatabase } from '../support/test-database';

@@ -38,6 +38,24 @@ describe('the import rules', () => {
     expect(await cruise(ROOT)).toMatchObject({ exitCode: 0 });
   }, 60_000);
 
+  it('fail on an import from api/ into a feature, and from a feature into the registry', async () => {
+    const root = writeTree({
+      'src/api-operations.ts': 'export const operations = [];\n',
+      'src/customers/customers.operations.ts': "import { operations } from '../api-operations';\nexport const all = operations;\n",
+      'src/api/api-router.ts': "import { all } from '../customers/customers.operations';\nexport const mounted = all;\n",
+      'src/idempotency/uses-api.ts': "import { mounted } from '../api/api-router';\nexport const used = mounted;\n",
+    });
+    try {
+      const { exitCode, output } = await cruise(root);
+      expect(exitCode).not.toBe(0);
+      expect(output).toContain('api-imports-no-feature');
+      expect(output).toContain('features-import-no-registry-or-app');
+      expect(output).toContain('auth-and-idempotency-import-only-below');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('fail on an upward import into platform/ and on a circle', async () => {
     const root = writeTree({
       'src/auth/claims.ts': 'export const claims = 1;\n',

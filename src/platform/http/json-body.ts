@@ -1,4 +1,4 @@
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { DomainError } from '../errors/domain-error';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth';
 
@@ -32,21 +32,28 @@ function sendsBody(contentLength: string | undefined, transferEncoding: string |
 }
 
 /**
- * Parses a JSON body. `anyContentType` is for operations the spec declares with a
- * wildcard media type: their body is read as JSON whatever Content-Type says.
- * Elsewhere a body must be declared JSON, or it is a 415. With no body at all,
- * `request.body` stays undefined, so each operation decides what empty means.
+ * Reads a JSON body into `request.body`. `anyContentType` is for operations
+ * the spec declares with a wildcard media type: their body is read as JSON
+ * whatever Content-Type says. Elsewhere a body must be declared JSON, or it is
+ * a 415. With no body at all, `request.body` stays undefined, so each
+ * operation decides what empty means. Rejects with what the error handler maps.
  */
+export function readJsonBody(request: Request, response: Response, options: { anyContentType: boolean }): Promise<void> {
+  if (!sendsBody(request.headers['content-length'], request.headers['transfer-encoding'])) {
+    request.body = undefined;
+    return Promise.resolve();
+  }
+  if (!options.anyContentType && !request.is(['application/json', 'application/*+json'])) {
+    return Promise.reject(new DomainError('UNSUPPORTED_MEDIA_TYPE'));
+  }
+  return new Promise((resolve, reject) => {
+    parseAnyContentTypeAsJson(request, response, (error?: unknown) => (error === undefined ? resolve() : reject(error)));
+  });
+}
+
+/** readJsonBody as middleware, for the routes that are not /v1 operations (the token endpoint). */
 export function jsonBody(options: { anyContentType: boolean }): RequestHandler {
   return (request, response, next) => {
-    if (!sendsBody(request.headers['content-length'], request.headers['transfer-encoding'])) {
-      request.body = undefined;
-      next();
-      return;
-    }
-    if (!options.anyContentType && !request.is(['application/json', 'application/*+json'])) {
-      throw new DomainError('UNSUPPORTED_MEDIA_TYPE');
-    }
-    parseAnyContentTypeAsJson(request, response, next);
+    readJsonBody(request, response, options).then(() => next(), next);
   };
 }

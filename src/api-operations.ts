@@ -1,0 +1,25 @@
+import type { Operation } from './api/operation';
+import type { CustomersService } from './customers/customers.service';
+import { customersOperations } from './customers/customers.operations';
+import type { PaymentIntentsService } from './payment-intents/payment-intents.service';
+import { paymentIntentsOperations } from './payment-intents/payment-intents.operations';
+import type { PaymentMethodsService } from './payment-methods/payment-methods.service';
+import { paymentMethodsOperations } from './payment-methods/payment-methods.operations';
+
+/** The feature services the operations' handlers call; app.ts makes them. */
+export interface ApiServices {
+  customers: CustomersService;
+  paymentMethods: PaymentMethodsService;
+  paymentIntents: PaymentIntentsService;
+}
+
+/**
+ * Every /v1 operation: app.ts mounts them, the OpenAPI document renders
+ * them, and the scope table and scope tests are derived from them. The
+ * busiest come first, as Express tries routes in order.
+ */
+export const API_OPERATIONS: readonly Operation<ApiServices>[] = [
+  ...paymentMethodsOperations,
+  ...paymentIntentsOperations,
+  ...customersOperations,
+];

@@ -1,0 +1,72 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Knex } from 'knex';
+import { SESSION_SECRET_HEADER, type SessionGrantLookup } from '../auth/session-grant';
+import { idempotencyKeyOf, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
+import type { IdempotentCreates } from '../idempotency/idempotent-creates';
+import { runIdempotently } from '../idempotency/idempotent-request';
+import { readJsonBody } from '../platform/http/json-body';
+import { authOf, locationOf } from '../platform/http/request-context';
+import { parseInput } from '../platform/validation/parse-input';
+import { authorize, checkSessionGrant } from './access';
+import { expressPath, type Operation } from './operation';
+
+export interface ApiDependencies<Services> {
+  /** The pool: what a handler acts on when its request has no Idempotency-Key. */
+  db: Knex;
+  services: Services;
+  creates: IdempotentCreates;
+  /** Wired once, for every browser read that rests on a session secret. */
+  sessionGrant: SessionGrantLookup;
+}
+
+function send(response: Response, reply: { status: number; body: unknown }): void {
+  if (reply.body === undefined) response.status(reply.status).end();
+  else response.status(reply.status).json(reply.body);
+}
+
+/**
+ * One operation as one Express handler, after the /v1 middleware has
+ * authenticated the token (401), read the location (400) and checked the
+ * token's entitlement to it (403): the operation's access (403 scope, 401
+ * session secret), its body, its path, query and body parsed with its
+ * schemas (400), then its handler, in the claim's transaction when the
+ * request brings an Idempotency-Key.
+ */
+function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDependencies<Services>): RequestHandler {
+  const { access, body: bodyDeclaration } = operation;
+  const readsBody = bodyDeclaration !== undefined;
+  const anyContentType = bodyDeclaration?.anyContentType ?? false;
+  const emptyBody = bodyDeclaration?.optional ? {} : undefined;
+
+  return async (request: Request, response: Response) => {
+    const caller = authOf(request);
+    const location = locationOf(request);
+    const sessionSecret = access.sessionSecret === undefined ? undefined : request.get(SESSION_SECRET_HEADER);
+    const grant = await authorize(access, caller, { locationId: location, sessionSecret }, dependencies.sessionGrant);
+    if (readsBody) await readJsonBody(request, response, { anyContentType });
+    const key = operation.idempotent ? idempotencyKeyOf(request) : undefined;
+
+    const params = operation.params === undefined ? undefined : parseInput(operation.params, request.params);
+    checkSessionGrant(access, grant, params);
+    const query = operation.query === undefined ? undefined : parseInput(operation.query, request.query);
+    const body = bodyDeclaration === undefined ? undefined : parseInput(bodyDeclaration.schema, request.body ?? emptyBody);
+    const input = { location, caller, params, query, body };
+
+    if (key === undefined) {
+      send(response, await operation.handle({ ...input, db: dependencies.db }, dependencies.services));
+      return;
+    }
+    const outcome = await runIdempotently(dependencies.creates, request, key, (db) =>
+      operation.handle({ ...input, db }, dependencies.services),
+    );
+    if (outcome.kind === 'replayed') response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    send(response, outcome.reply);
+  };
+}
+
+/** Every /v1 operation, each as one route of one router, in the order given (the busiest first). */
+export function apiRouter<Services>(operations: readonly Operation<Services>[], dependencies: ApiDependencies<Services>): Router {
+  const router = Router();
+  for (const operation of operations) router[operation.method](expressPath(operation.path), handlerOf(operation, dependencies));
+  return router;
+}

@@ -1,0 +1,80 @@
+import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import type { ErrorCode } from '../platform/errors/error-catalog';
+import { AUTHENTICATED_OPERATION_ERRORS, errorResponses, JSON_BODY_ERRORS, jsonResponse } from '../platform/openapi/response-parts';
+import { scopesOf } from './access';
+import type { Operation } from './operation';
+import {
+  createdResponse,
+  creatingOperationHeaders,
+  IDEMPOTENT_CREATE_ERRORS,
+  locationAndSessionSecretHeaders,
+  locationHeaders,
+  securedBy,
+} from './operation-parts';
+
+/**
+ * Everything the operation can answer besides success, in the order the
+ * document lists them: what its input can get wrong, its session secret, its
+ * own failures, its Idempotency-Key, then what every /v1 operation can answer.
+ */
+export function errorsOf(operation: Operation<never>): ErrorCode[] {
+  const input: ErrorCode[] =
+    operation.body !== undefined ? [...JSON_BODY_ERRORS] : operation.params || operation.query ? ['VALIDATION_FAILED'] : [];
+  return [
+    ...new Set<ErrorCode>([
+      ...input,
+      ...(operation.access.sessionSecret === undefined ? [] : (['SESSION_SECRET_INVALID'] as const)),
+      ...operation.errors,
+      ...(operation.idempotent ? IDEMPOTENT_CREATE_ERRORS : []),
+      ...AUTHENTICATED_OPERATION_ERRORS,
+    ]),
+  ];
+}
+
+function responsesOf(operation: Operation<never>): ZodOpenApiResponsesObject {
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, { description, schema }] of Object.entries(operation.responses)) {
+    if (schema === undefined) responses[status as '204'] = { description };
+    else responses[status as '200'] = operation.idempotent ? createdResponse(description, schema) : jsonResponse(description, schema);
+  }
+  return { ...responses, ...errorResponses(errorsOf(operation)) };
+}
+
+function headersOf(operation: Operation<never>) {
+  if (operation.idempotent) return creatingOperationHeaders;
+  return operation.access.sessionSecret === undefined ? locationHeaders : locationAndSessionSecretHeaders;
+}
+
+function documentOf(operation: Operation<never>): ZodOpenApiOperationObject {
+  const { body } = operation;
+  return {
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: operation.description,
+    security: securedBy(...scopesOf(operation.access)),
+    requestParams: {
+      header: headersOf(operation),
+      ...(operation.params ? { path: operation.params } : {}),
+      ...(operation.query ? { query: operation.query } : {}),
+    },
+    ...(body
+      ? {
+          requestBody: {
+            required: !body.optional,
+            content: { [body.anyContentType ? '*/*' : 'application/json']: { schema: body.schema } },
+          },
+        }
+      : {}),
+    responses: responsesOf(operation),
+  };
+}
+
+/** The document's paths of every /v1 operation, rendered from their declarations. */
+export function operationPaths(operations: readonly Operation<never>[]): ZodOpenApiPathsObject {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const operation of operations) {
+    paths[operation.path] = { ...paths[operation.path], [operation.method]: documentOf(operation) };
+  }
+  return paths;
+}

@@ -1,0 +1,152 @@
+import type { Knex } from 'knex';
+import type { z } from 'zod';
+import type { ErrorCode } from '../platform/errors/error-catalog';
+import type { AccessTokenClaims } from '../platform/http/request-context';
+import type { Access } from './access';
+
+export const HTTP_METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Path parameters and query strings are objects; a body may be any JSON. */
+type InputSchema = z.ZodObject | undefined;
+type BodySchema = z.ZodType | undefined;
+type Parsed<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
+
+/** A success answer: its description, and its JSON body's schema (none for 204). */
+export interface ResponseDeclaration {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export type Responses = Partial<Record<200 | 201 | 204, ResponseDeclaration>>;
+
+/** What a handler answers: one of the declared statuses, with a body of that status's schema. */
+export type Reply<R extends Responses> = {
+  [Status in keyof R]: {
+    status: Status;
+    body: R[Status] extends { schema: infer Schema extends z.ZodType } ? z.input<Schema> : undefined;
+  };
+}[keyof R];
+
+export interface BodyDeclaration<Schema> {
+  schema: Schema;
+  /** The spec's wildcard media type: the body is read as JSON whatever Content-Type says. */
+  anyContentType?: boolean;
+  /** No body at all is read as `{}`; otherwise it is a 400. */
+  optional?: boolean;
+}
+
+/** What a handler is given: the parsed request, and the database to act on. */
+export interface OperationInput<Params, Query, Body> {
+  /**
+   * The claim's transaction for a request with an Idempotency-Key, so that the
+   * records it makes and the answer stored for its key commit together; the
+   * pool otherwise.
+   */
+  db: Knex;
+  location: string;
+  caller: AccessTokenClaims;
+  params: Params;
+  query: Query;
+  body: Body;
+}
+
+/**
+ * One /v1 operation, declared once: the router, the OpenAPI document, the
+ * 405 answers, the scope table and the scope tests are all derived from it.
+ * `Services` are the feature services its handler calls, passed by app.ts.
+ */
+export interface OperationDeclaration<
+  Services,
+  P extends InputSchema = undefined,
+  Q extends InputSchema = undefined,
+  B extends BodySchema = undefined,
+  R extends Responses = Responses,
+> {
+  method: HttpMethod;
+  /** OpenAPI's template, starting with /v1: `/v1/customers/{id}`. */
+  path: `/v1/${string}`;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  access: Access<Extract<keyof Parsed<P>, string>>;
+  /** Takes an Idempotency-Key: the header, the replay header, the 409/422 answers and the claim come with it. */
+  idempotent?: boolean;
+  params?: P;
+  query?: Q;
+  body?: BodyDeclaration<B>;
+  responses: R;
+  /** The operation's own failures; what every operation can answer is added (operation-document.ts). */
+  errors: readonly ErrorCode[];
+  /** Calls one service method with the parsed request; never sends the answer itself. */
+  handle(input: OperationInput<Parsed<P>, Parsed<Q>, Parsed<B>>, services: Services): Promise<Reply<NoInfer<R>>>;
+}
+
+/** A declared operation, its input types erased: what the router and the document read. */
+export interface Operation<Services> {
+  method: HttpMethod;
+  path: `/v1/${string}`;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  access: Access;
+  idempotent: boolean;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: BodyDeclaration<z.ZodType>;
+  responses: Responses;
+  errors: readonly ErrorCode[];
+  handle(input: OperationInput<unknown, unknown, unknown>, services: Services): Promise<{ status: number; body: unknown }>;
+}
+
+const TEMPLATE_PARAMETER = /\{([^}]+)\}/g;
+
+/** The path's parameter names, in order: `/v1/customers/{id}` → ['id']. */
+export function pathParameters(path: string): string[] {
+  return [...path.matchAll(TEMPLATE_PARAMETER)].map((match) => match[1] as string);
+}
+
+/** `/v1/customers/{id}` → `/customers/:id`: Express's form, below the /v1 mount. */
+export function expressPath(path: string): string {
+  return path.replace(/^\/v1/, '').replace(TEMPLATE_PARAMETER, ':$1');
+}
+
+function shapeKeys(schema: z.ZodType | undefined): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape === undefined ? [] : Object.keys(shape);
+}
+
+/** A declaration whose path and params disagree fails when the module loads, not on a request. */
+function checkDeclaration(declaration: Operation<unknown>): void {
+  const inPath = pathParameters(declaration.path).sort().join(',');
+  const declared = shapeKeys(declaration.params).sort().join(',');
+  if (inPath !== declared) {
+    throw new Error(`${declaration.operationId}: the path has parameters [${inPath}] but params declares [${declared}]`);
+  }
+  const secret = declaration.access.sessionSecret;
+  if (secret !== undefined && !pathParameters(declaration.path).includes(secret.param)) {
+    throw new Error(`${declaration.operationId}: the session secret is matched against ${secret.param}, which is not in the path`);
+  }
+  if (declaration.idempotent && declaration.method !== 'post') {
+    throw new Error(`${declaration.operationId}: only a POST takes an Idempotency-Key`);
+  }
+}
+
+/**
+ * The way a feature declares its operations: `operationsOf<{ customers: CustomersService }>()`
+ * gives the `operation` function whose handlers receive those services.
+ */
+export function operationsOf<Services>() {
+  return function operation<
+    P extends InputSchema = undefined,
+    Q extends InputSchema = undefined,
+    B extends BodySchema = undefined,
+    R extends Responses = Responses,
+  >(declaration: OperationDeclaration<Services, P, Q, B, R>): Operation<Services> {
+    const declared = { ...declaration, idempotent: declaration.idempotent ?? false } as unknown as Operation<Services>;
+    checkDeclaration(declared as Operation<unknown>);
+    return Object.freeze(declared);
+  };
+}

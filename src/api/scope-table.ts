@@ -1,0 +1,26 @@
+import type { Access } from './access';
+import type { Operation } from './operation';
+
+/** What a session secret must belong to, by the grant's field it is matched on. */
+const SESSION_SECRET_BELONGS_TO: Record<NonNullable<Access['sessionSecret']>['is'], string> = {
+  customerId: 'a live payment intent for that customer',
+  intentId: 'that intent itself, while it is live',
+};
+
+function accessText(access: Access): string {
+  const scope = `\`${access.scope}\``;
+  if (access.sessionSecret === undefined) return scope;
+  return `${scope}; or \`simplified-payments-integration:read\` with the \`Platform-Session-Secret\` of ${SESSION_SECRET_BELONGS_TO[access.sessionSecret.is]} (else 401, code 4004)`;
+}
+
+/**
+ * Who may call each /v1 operation, as a Markdown table: the document's
+ * description and README carry it, both rendered from the declarations.
+ */
+export function scopeTable(operations: readonly Operation<never>[]): string {
+  return [
+    '| Operation | Scope |',
+    '|---|---|',
+    ...operations.map((operation) => `| \`${operation.method.toUpperCase()} ${operation.path}\` (${operation.operationId}) | ${accessText(operation.access)} |`),
+  ].join('\n');
+}

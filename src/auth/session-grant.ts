@@ -1,0 +1,16 @@
+/**
+ * What a Platform-Session-Secret grants: the browser side of a hosted checkout
+ * may read one intent, and the cards and defaults of that intent's customer.
+ * The header and the grant live here, with the other credentials; the secret's
+ * own format belongs to payment intents (payment-intents/session-secret.ts).
+ */
+export const SESSION_SECRET_HEADER = 'Platform-Session-Secret';
+
+export interface SessionGrant {
+  intentId: string;
+  /** Null for an intent made without a customer: it grants no customer read. */
+  customerId: string | null;
+}
+
+/** The grant of a live session secret at a location; undefined for any secret that is not live there. */
+export type SessionGrantLookup = (locationId: string, secret: string) => Promise<SessionGrant | undefined>;
