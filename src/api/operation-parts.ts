@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HE
 import { SESSION_SECRET_HEADER } from '../auth/session-grant';
 import type { ErrorCode } from '../platform/errors/error-catalog';
 import { LOCATION_HEADER } from '../platform/http/location-header';
-import { jsonResponse } from '../platform/openapi/response-parts';
+import { jsonResponse } from '../platform/document-parts/response-parts';
 
 /*
  * The document's pieces of a /v1 operation: its security (scopes), the

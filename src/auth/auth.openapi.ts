@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { errorMessageSchema } from '../platform/errors/error-message.schemas';
-import { errorResponses, jsonResponse } from '../platform/openapi/response-parts';
+import { errorResponses, jsonResponse } from '../platform/document-parts/response-parts';
 import { JWKS_PATH } from './jwks.router';
 import { LOGIN_PATH } from './login.router';
 import {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { errorResponses, jsonResponse } from '../openapi/response-parts';
+import { errorResponses, jsonResponse } from '../document-parts/response-parts';
 import { LIVENESS_PATH, READINESS_PATH } from './health.router';
 
 const TAG = 'Operations';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { parse } from 'yaml';
-import { buildOpenApiDocument } from '../../../src/openapi/openapi-document';
+import { buildOpenApiDocument } from '../../../src/docs/openapi-document';
 import { startTestApp, type TestApp } from '../../support/test-app';
 
 let t: TestApp;
@@ -61,7 +61,7 @@ describe('GET /docs', () => {
 
 describe('npm run openapi -- --check', () => {
   it('finds the committed openapi.yaml and client types identical to a fresh generation', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/openapi/openapi-generate.cli.ts', '--check'], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/docs/openapi-generate.cli.ts', '--check'], {
       cwd: `${__dirname}/../../..`,
     });
     expect(stdout).toContain('up to date');

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { DOCS_PATH } from '../../../src/openapi/docs.openapi';
+import { DOCS_PATH } from '../../../src/docs/docs.openapi';
 import { contractProblems, errorMessageProblems, operationOf, type ObservedResponse } from './openapi-contract';
 
 /** Problems seen since the last `takeContractViolations()`; the setup file fails the test that caused them. */

@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { buildOpenApiDocument } from '../../../src/openapi/openapi-document';
+import { buildOpenApiDocument } from '../../../src/docs/openapi-document';
 
 type Json = Record<string, unknown>;
 interface MediaType {
