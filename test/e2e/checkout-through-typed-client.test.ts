@@ -97,7 +97,7 @@ describe('a whole hosted checkout through the typed client, over HTTP', () => {
       params: { header: locationHeaders(location), path: { id: customerId } },
     });
     expect(withoutSecret.response.status).toBe(401);
-    expect(withoutSecret.error?.code).toBe(4004);
+    expect(withoutSecret.error).toMatchObject({ code: 4004, messageKey: 'SESSION_SECRET_INVALID' });
 
     // Once the backend cancels the intent, its secret stops working.
     const canceled = await backend.POST('/v1/payment-intents/{id}/cancel', {

@@ -76,7 +76,7 @@ async function holdLock(table: string, lock: string): Promise<() => Promise<void
 
 function expectServiceUnavailable(response: request.Response): void {
   expect(response.status).toBe(503);
-  expect(response.body).toMatchObject({ status: 503, code: 5003, requestId: expect.any(String) });
+  expect(response.body).toMatchObject({ status: 503, code: 5003, messageKey: 'SERVICE_UNAVAILABLE', requestId: expect.any(String) });
   expect(response.headers['retry-after']).toMatch(/^\d+$/);
   expect(JSON.stringify(response.body)).not.toMatch(/select|insert|ECONN|Knex|at \w+ \(/i);
 }

@@ -63,7 +63,7 @@ describe('a full card number in a request', () => {
     expect(inContext.body.fieldName).toBe('contextName');
 
     const inHeader = await request(testApp.app).post('/v1/customers').set(testApp.as(`loc-${PAN}`)).send({}).expect(400);
-    expect(inHeader.body).toMatchObject({ code: 1004, fieldName: LOCATION_HEADER });
+    expect(inHeader.body).toMatchObject({ code: 1004, messageKey: 'CARD_NUMBER_REJECTED', fieldName: LOCATION_HEADER });
 
     expect(await tableSizes()).toEqual(before);
     expectNoPanAnywhere();

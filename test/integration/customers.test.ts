@@ -111,7 +111,7 @@ describe('GET /v1/customers/{id}', () => {
 
   it('answers 400 naming id when the path id is not a UUID', async () => {
     const response = await request(testApp.app).get('/v1/customers/not-a-uuid').set(testApp.as(newLocation())).expect(400);
-    expect(response.body).toMatchObject({ status: 400, code: 1000, fieldName: 'id' });
+    expect(response.body).toMatchObject({ status: 400, code: 1000, messageKey: 'VALIDATION_FAILED', fieldName: 'id' });
   });
 
   it('reads an upper-case UUID as the same customer', async () => {

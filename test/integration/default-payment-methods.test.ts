@@ -89,7 +89,11 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
     const noCard = await setDefault(location, customer.id, { paymentMethodId: UNKNOWN_ID, contextName: 'c' }).expect(404);
     const notOwned = await setDefault(location, customer.id, { paymentMethodId: othersCard.id, contextName: 'c' }).expect(404);
 
-    expect([noCustomer.body.code, noCard.body.code, notOwned.body.code]).toEqual([2001, 2002, 2003]);
+    expect([noCustomer.body, noCard.body, notOwned.body]).toMatchObject([
+      { code: 2001, messageKey: 'CUSTOMER_NOT_FOUND' },
+      { code: 2002, messageKey: 'PAYMENT_METHOD_NOT_FOUND' },
+      { code: 2003, messageKey: 'PAYMENT_METHOD_NOT_OWNED' },
+    ]);
     expect(await testApp.db.knex('default_payment_methods').where({ location_id: location })).toEqual([]);
   });
 
@@ -117,7 +121,7 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
   ])('refuses a bad %s with 400 naming it and binds nothing', async (fieldName, bodyFor) => {
     const { location, customer, first } = await customerWithCards();
     const response = await setDefault(location, customer.id, bodyFor(first.id)).expect(400);
-    expect(response.body).toMatchObject({ status: 400, code: 1000, fieldName });
+    expect(response.body).toMatchObject({ status: 400, code: 1000, messageKey: 'VALIDATION_FAILED', fieldName });
     expect(await testApp.db.knex('default_payment_methods').where({ location_id: location })).toEqual([]);
   });
 

@@ -143,7 +143,7 @@ describe('Idempotency-Key rules', () => {
       .set('Idempotency-Key', key as string)
       .send({})
       .expect(400);
-    expect(response.body).toMatchObject({ code: 1000, fieldName: 'Idempotency-Key' });
+    expect(response.body).toMatchObject({ code: 1000, messageKey: 'VALIDATION_FAILED', fieldName: 'Idempotency-Key' });
     expect(await countRows('customers', location)).toBe(0);
   });
 

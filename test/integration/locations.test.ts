@@ -31,7 +31,7 @@ describe('the Platform-Restaurant-External-ID header', () => {
       .set(testApp.adminAuthorization)
       .set(LOCATION_HEADER, ['loc-a', 'loc-b'] as unknown as string)
       .expect(400);
-    expect(response.body.code).toBe(1003);
+    expect(response.body).toMatchObject({ code: 1003, messageKey: 'LOCATION_HEADER_INVALID' });
   });
 
   it('accepts 255 characters', async () => {
@@ -49,7 +49,7 @@ describe('the Platform-Restaurant-External-ID header', () => {
       request(testApp.app).get(`/v1/customers/${id}/payment-methods/defaults/c`),
       request(testApp.app).delete(`/v1/customers/${id}/payment-methods/defaults/c`),
     ];
-    for (const response of await Promise.all(calls.map((call) => call.set(testApp.adminAuthorization)))) expect(response.body).toMatchObject({ status: 400, code: 1003 });
+    for (const response of await Promise.all(calls.map((call) => call.set(testApp.adminAuthorization)))) expect(response.body).toMatchObject({ status: 400, code: 1003, messageKey: 'LOCATION_HEADER_INVALID' });
   });
 });
 
@@ -79,7 +79,12 @@ describe('records of another location', () => {
     };
     for (const [name, attempt] of Object.entries(attempts)) {
       const response = await attempt;
-      expect({ name, status: response.status, code: response.body.code }).toEqual({ name, status: 404, code: 2001 });
+      expect({ name, status: response.status, code: response.body.code, messageKey: response.body.messageKey }).toEqual({
+        name,
+        status: 404,
+        code: 2001,
+        messageKey: 'CUSTOMER_NOT_FOUND',
+      });
     }
 
     const lookup = await request(testApp.app).get('/v1/customers?externalReferenceId=tenant-ref').set(testApp.as(stranger)).expect(200);
@@ -107,6 +112,6 @@ describe('records of another location', () => {
       .send({ paymentMethodId: ownersCard.id, contextName: 'web' })
       .expect(404);
     // Not "belongs to another customer": that would confirm the card exists elsewhere.
-    expect(response.body.code).toBe(2002);
+    expect(response.body).toMatchObject({ code: 2002, messageKey: 'PAYMENT_METHOD_NOT_FOUND' });
   });
 });

@@ -86,7 +86,7 @@ describe('POST /v1/payment-intents', () => {
   ])('refuses a bad %s with 400 naming it, creating nothing', async (fieldName, overrides) => {
     const location = newLocation();
     const response = await createIntent(location, { ...minimal, ...overrides }).expect(400);
-    expect(response.body).toMatchObject({ status: 400, code: 1000, fieldName });
+    expect(response.body).toMatchObject({ status: 400, code: 1000, messageKey: 'VALIDATION_FAILED', fieldName });
     expect(await testApp.db.knex('payment_intents').where({ location_id: location })).toEqual([]);
   });
 
@@ -94,7 +94,7 @@ describe('POST /v1/payment-intents', () => {
     const owner = newLocation();
     const customer = await createCustomer(testApp, owner);
     const response = await createIntent(newLocation(), { ...minimal, customerId: customer.id }).expect(404);
-    expect(response.body).toMatchObject({ code: 2001, fieldName: 'customerId' });
+    expect(response.body).toMatchObject({ code: 2001, messageKey: 'CUSTOMER_NOT_FOUND', fieldName: 'customerId' });
   });
 });
 
@@ -110,7 +110,7 @@ describe('GET /v1/payment-intents/{id}', () => {
       .expect(404);
     expect(unknown.body).toMatchObject({ status: 404, code: 2006, messageKey: 'PAYMENT_INTENT_NOT_FOUND' });
     const elsewhere = await request(testApp.app).get(`/v1/payment-intents/${created.body.id}`).set(testApp.as(newLocation())).expect(404);
-    expect(elsewhere.body.code).toBe(2006);
+    expect(elsewhere.body).toMatchObject({ code: 2006, messageKey: 'PAYMENT_INTENT_NOT_FOUND' });
   });
 });
 
@@ -121,7 +121,7 @@ describe('POST /v1/payment-intents/{id}/cancel', () => {
     const canceled = await request(testApp.app).post(`/v1/payment-intents/${created.body.id}/cancel`).set(testApp.as(location)).expect(200);
     expect(canceled.body).toEqual({ ...created.body, status: 'CANCELED' });
     const again = await request(testApp.app).post(`/v1/payment-intents/${created.body.id}/cancel`).set(testApp.as(location)).expect(409);
-    expect(again.body).toMatchObject({ status: 409, code: 3002, message: expect.stringContaining('CANCELED') });
+    expect(again.body).toMatchObject({ status: 409, code: 3002, messageKey: 'PAYMENT_INTENT_STATUS_CONFLICT', message: expect.stringContaining('CANCELED') });
   });
 
   it('answers 409 naming SUCCEEDED for a succeeded intent, and 404 under another location', async () => {
@@ -188,7 +188,12 @@ describe('session secrets on the browser-side reads', () => {
       await read(path(), browserToken, secrets.own).expect(200);
       for (const kind of [undefined, 'otherCustomer', 'canceled', 'expired', 'malformed', 'forged']) {
         const response = await read(path(), browserToken, kind === undefined ? undefined : secrets[kind]);
-        expect({ kind, status: response.status, code: response.body.code }).toEqual({ kind, status: 401, code: 4004 });
+        expect({ kind, status: response.status, code: response.body.code, messageKey: response.body.messageKey }).toEqual({
+          kind,
+          status: 401,
+          code: 4004,
+          messageKey: 'SESSION_SECRET_INVALID',
+        });
       }
     });
 

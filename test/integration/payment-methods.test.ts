@@ -105,7 +105,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
       .set(testApp.as(location))
       .send(cardInput(overrides))
       .expect(400);
-    expect(response.body).toMatchObject({ status: 400, code: 1000, fieldName });
+    expect(response.body).toMatchObject({ status: 400, code: 1000, messageKey: 'VALIDATION_FAILED', fieldName });
     const count = await testApp.db.knex('payment_methods').where({ location_id: location }).count<{ count: string }[]>('* as count');
     expect(Number(count[0]?.count)).toBe(0);
   });
@@ -118,7 +118,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
       .set('Content-Type', 'text/plain')
       .send(JSON.stringify(cardInput()))
       .expect(415);
-    expect(response.body).toMatchObject({ status: 415, code: 1006 });
+    expect(response.body).toMatchObject({ status: 415, code: 1006, messageKey: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
   it('answers 404 for an unknown customer', async () => {
@@ -127,7 +127,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
       .set(testApp.as(newLocation()))
       .send(cardInput())
       .expect(404);
-    expect(response.body).toMatchObject({ status: 404, code: 2001 });
+    expect(response.body).toMatchObject({ status: 404, code: 2001, messageKey: 'CUSTOMER_NOT_FOUND' });
   });
 });
 
@@ -152,7 +152,7 @@ describe('GET /v1/customers/{id}/payment-methods', () => {
       .get('/v1/customers/0190a6e4-0000-7000-8000-000000000002/payment-methods')
       .set(testApp.as(location))
       .expect(404);
-    expect(missing.body).toMatchObject({ status: 404, code: 2001 });
+    expect(missing.body).toMatchObject({ status: 404, code: 2001, messageKey: 'CUSTOMER_NOT_FOUND' });
     const bad = await request(testApp.app).get('/v1/customers/123/payment-methods').set(testApp.as(location)).expect(400);
     expect(bad.body).toMatchObject({ fieldName: 'id' });
   });
@@ -187,7 +187,7 @@ describe('DELETE /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
         .get(`/v1/customers/${customer.id}/payment-methods/defaults/${contextName}`)
         .set(testApp.as(location))
         .expect(404);
-      expect(gone.body.code).toBe(2004);
+      expect(gone.body).toMatchObject({ code: 2004, messageKey: 'DEFAULT_PAYMENT_METHOD_NOT_SET' });
     }
     await request(testApp.app)
       .get(`/v1/customers/${customer.id}/payment-methods/defaults/kiosk`)
@@ -204,12 +204,12 @@ describe('DELETE /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
       .delete(`/v1/customers/${customer.id}/payment-methods/0190a6e4-0000-7000-8000-000000000003`)
       .set(testApp.as(location))
       .expect(404);
-    expect(unknown.body.code).toBe(2002);
+    expect(unknown.body).toMatchObject({ code: 2002, messageKey: 'PAYMENT_METHOD_NOT_FOUND' });
     const notOwned = await request(testApp.app)
       .delete(`/v1/customers/${customer.id}/payment-methods/${othersCard.id}`)
       .set(testApp.as(location))
       .expect(404);
-    expect(notOwned.body.code).toBe(2003);
+    expect(notOwned.body).toMatchObject({ code: 2003, messageKey: 'PAYMENT_METHOD_NOT_OWNED' });
 
     const list = await request(testApp.app).get(`/v1/customers/${other.id}/payment-methods`).set(testApp.as(location));
     expect(list.body.results).toBe(1);

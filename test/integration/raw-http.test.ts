@@ -97,7 +97,7 @@ describe('requests Node itself refuses', () => {
         `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     ]);
     expect(answer.status).toBe(400);
-    expect(JSON.parse(answer.body)).toMatchObject({ code: 1000, fieldName: 'Content-Type' });
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 1000, messageKey: 'VALIDATION_FAILED', fieldName: 'Content-Type' });
     expect(await testApp.db.knex('customers').where({ location_id: location })).toEqual([]);
   });
 });

@@ -95,7 +95,7 @@ describe('JSON login (the spec token call)', () => {
       await jsonLogin({ clientId: 'locked', clientSecret: `guess-${attempt}` }).expect(401);
     }
     const throttled = await jsonLogin({ clientId: 'locked', clientSecret: 'locked-secret' }).expect(429);
-    expect(throttled.body).toMatchObject({ status: 429, code: 4291 });
+    expect(throttled.body).toMatchObject({ status: 429, code: 4291, messageKey: 'TOO_MANY_LOGIN_ATTEMPTS' });
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
     // Other clients are unaffected.
     await jsonLogin({ clientId: 'reader', clientSecret: 'reader-secret' }).expect(200);

@@ -54,7 +54,7 @@ describe('GET /docs', () => {
 
   it('answers 404 ErrorMessage for a file of the package it does not serve', async () => {
     const response = await request(t.app).get('/docs/index.html').expect(404);
-    expect(response.body.code).toBe(2005);
+    expect(response.body).toMatchObject({ code: 2005, messageKey: 'ROUTE_NOT_FOUND' });
     await request(t.app).get('/docs/package.json').expect(404);
   });
 });

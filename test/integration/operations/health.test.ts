@@ -23,7 +23,7 @@ describe('GET /health/live and /health/ready', () => {
   it('turns readiness 503 once a shutdown starts, while liveness stays 200', async () => {
     readiness.startShutdown();
     const ready = await request(t.app).get('/health/ready').expect(503);
-    expect(ready.body).toMatchObject({ status: 503, code: 5003, message: 'The service is shutting down.' });
+    expect(ready.body).toMatchObject({ status: 503, code: 5003, messageKey: 'SERVICE_UNAVAILABLE', message: 'The service is shutting down.' });
     await request(t.app).get('/health/live').expect(200);
   });
 });
@@ -45,10 +45,10 @@ describe('readiness with an unreachable database', () => {
 
   it('answers readiness 503 with Retry-After, liveness 200, and API calls 503 rather than 500', async () => {
     const ready = await request(t.app).get('/health/ready').expect(503);
-    expect(ready.body).toMatchObject({ status: 503, code: 5003, message: 'The database is not reachable.' });
+    expect(ready.body).toMatchObject({ status: 503, code: 5003, messageKey: 'SERVICE_UNAVAILABLE', message: 'The database is not reachable.' });
     expect(ready.headers['retry-after']).toBe('5');
     await request(t.app).get('/health/live').expect(200);
     const create = await request(t.app).post('/v1/customers').set(t.as('loc-unreachable')).send({}).expect(503);
-    expect(create.body.code).toBe(5003);
+    expect(create.body).toMatchObject({ code: 5003, messageKey: 'SERVICE_UNAVAILABLE' });
   });
 });
