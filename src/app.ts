@@ -24,12 +24,14 @@ import { errorHandler } from './platform/http/error-handler';
 import { inOrder } from './platform/http/in-order';
 import { locationHeader } from './platform/http/location-header';
 import { routeNotFound } from './platform/http/not-found';
-import { expressPath } from './api/operation';
+import { labelErrorRoutes } from './platform/http/route-template';
+import { expressRoute } from './api/operation';
 import { requestId } from './platform/http/request-id';
 import { requestLogger } from './platform/http/request-logger';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './platform/http/request-deadline';
 import { singleValuedHeaders } from './platform/http/single-valued-headers';
 import type { Logger } from './platform/logger';
+import { MAX_CARDS_PER_CUSTOMER } from './platform/config';
 
 export interface AppDependencies {
   db: Knex;
@@ -46,6 +48,8 @@ export interface AppSettings {
   /** ISO 4217 codes payment intents may use. */
   paymentCurrencies: readonly string[];
   sessionSecretTtlSeconds: number;
+  /** Saved cards a customer may hold (MAX_CARDS_PER_CUSTOMER); the documented 50 when omitted. */
+  maxCardsPerCustomer?: number;
   /** Origins allowed to make the browser-side reads (CORS). */
   corsAllowedOrigins: readonly string[];
   /** Express's `trust proxy` (config's TRUST_PROXY); the socket's peer when omitted. */
@@ -77,7 +81,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
 
   const services: ApiServices = {
     customers: new CustomersService(),
-    paymentMethods: new PaymentMethodsService(),
+    paymentMethods: new PaymentMethodsService({ maxCardsPerCustomer: settings.maxCardsPerCustomer ?? MAX_CARDS_PER_CUSTOMER }),
     paymentIntents: new PaymentIntentsService({
       currencies: settings.paymentCurrencies,
       sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
@@ -86,7 +90,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   const creates = new IdempotentCreates(db, settings.idempotency);
   const document = buildOpenApiDocument();
   // The browser-side reads, which a page calls with a session secret.
-  const browserReadPaths = API_OPERATIONS.filter(({ access }) => access.sessionSecret !== undefined).map(({ path }) => `/v1${expressPath(path)}`);
+  const browserReadPaths = API_OPERATIONS.filter(({ access }) => access.sessionSecret !== undefined).map(({ path }) => expressRoute(path));
 
   // Every request, as one router layer (in-order.ts): id, access log, deadline,
   // timing, security headers, repeated-header check.
@@ -124,6 +128,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   app.use(jwksRouter(auth.publicKeys));
 
   app.use(routeNotFound(document.paths ?? {}));
+  app.use(labelErrorRoutes(API_OPERATIONS.map(({ method, path }) => ({ method, template: expressRoute(path) }))));
   app.use(errorHandler(logger));
   return app;
 }

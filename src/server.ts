@@ -16,7 +16,7 @@ import { createMetrics } from './platform/metrics/metrics';
 import { createMetricsServer, registryCollector } from './platform/metrics/metrics.server';
 
 async function migrate(config: Config, logger: Logger): Promise<void> {
-  const { knex } = openDatabase(databaseOptionsFrom(config));
+  const { knex } = openDatabase(databaseOptionsFrom(config, logger));
   try {
     logger.info({ applied: await migrateToLatest(knex) }, 'migrations applied');
   } finally {
@@ -30,7 +30,7 @@ const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60 * 1000;
 async function runWorker(config: Config, logger: Logger): Promise<void> {
   // Keys and clients first: a production misconfiguration stops start-up before anything opens.
   const { keys, clients } = await loadAuthMaterial(config);
-  const { knex, kind } = openDatabase(databaseOptionsFrom(config));
+  const { knex, kind } = openDatabase(databaseOptionsFrom(config, logger));
   const auth = assembleAuth(keys, clients, authSettingsFrom(config), knex);
   // A cluster's primary has migrated already.
   if (config.MIGRATE_ON_START && cluster.isPrimary) {
@@ -51,6 +51,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     settings: {
       paymentCurrencies: config.PAYMENT_CURRENCIES,
       sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
+      maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
       corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS,
       trustProxy: config.TRUST_PROXY,
       healthDatabaseTimeoutMs: config.HEALTH_DATABASE_TIMEOUT_MS,

@@ -8,7 +8,7 @@ import { readJsonBody } from '../platform/http/json-body';
 import { authOf, locationOf } from '../platform/http/request-context';
 import { parseInput } from '../platform/validation/parse-input';
 import { authorize, checkSessionGrant } from './access';
-import { expressPath, type Operation } from './operation';
+import { expressRoute, type Operation } from './operation';
 
 export interface ApiDependencies<Services> {
   /** The pool: what a handler acts on when its request has no Idempotency-Key. */
@@ -34,15 +34,18 @@ function send(response: Response, reply: { status: number; body: unknown }): voi
  */
 function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDependencies<Services>): RequestHandler {
   const { access, body: bodyDeclaration } = operation;
+  const routeTemplate = expressRoute(operation.path);
   const readsBody = bodyDeclaration !== undefined;
   const anyContentType = bodyDeclaration?.anyContentType ?? false;
   const emptyBody = bodyDeclaration?.optional ? {} : undefined;
 
   return async (request: Request, response: Response) => {
+    request.routeTemplate = routeTemplate;
     const caller = authOf(request);
     const location = locationOf(request);
     const sessionSecret = access.sessionSecret === undefined ? undefined : request.get(SESSION_SECRET_HEADER);
-    const grant = await authorize(access, caller, { locationId: location, sessionSecret }, dependencies.sessionGrant);
+    const pendingGrant = authorize(access, caller, { locationId: location, sessionSecret }, dependencies.sessionGrant);
+    const grant = pendingGrant === undefined ? undefined : await pendingGrant;
     if (readsBody) await readJsonBody(request, response, { anyContentType });
     const key = operation.idempotent ? idempotencyKeyOf(request) : undefined;
 
@@ -64,9 +67,11 @@ function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDe
   };
 }
 
-/** Every /v1 operation, each as one route of one router, in the order given (the busiest first). */
+/** Every /v1 operation, each as one route of one router mounted at /v1, in the order given (the busiest first). */
 export function apiRouter<Services>(operations: readonly Operation<Services>[], dependencies: ApiDependencies<Services>): Router {
   const router = Router();
-  for (const operation of operations) router[operation.method](expressPath(operation.path), handlerOf(operation, dependencies));
+  for (const operation of operations) {
+    router[operation.method](expressRoute(operation.path).replace(/^\/v1/, ''), handlerOf(operation, dependencies));
+  }
   return router;
 }

@@ -48,8 +48,7 @@ export const creatingOperationHeaders = locationHeaders.extend({
     .optional()
     .meta({
       description:
-        'Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt\'s status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all.',
-      example: '5f0c1b4e-3f0e-4c52-9a8d-1c2b3d4e5f60',
+        'Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt\'s status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.)',
     }),
 });
 

@@ -51,6 +51,19 @@ export interface OperationInput<Params, Query, Body> {
   body: Body;
 }
 
+/** What describes an operation, whatever its input types. */
+interface OperationDescription {
+  method: HttpMethod;
+  /** OpenAPI's template, starting with /v1: `/v1/customers/{id}`. */
+  path: `/v1/${string}`;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  /** The operation's own failures; what every operation can answer is added (operation-document.ts). */
+  errors: readonly ErrorCode[];
+}
+
 /**
  * One /v1 operation, declared once: the router, the OpenAPI document, the
  * 405 answers, the scope table and the scope tests are all derived from it.
@@ -62,14 +75,7 @@ export interface OperationDeclaration<
   Q extends InputSchema = undefined,
   B extends BodySchema = undefined,
   R extends Responses = Responses,
-> {
-  method: HttpMethod;
-  /** OpenAPI's template, starting with /v1: `/v1/customers/{id}`. */
-  path: `/v1/${string}`;
-  operationId: string;
-  tag: string;
-  summary: string;
-  description: string;
+> extends OperationDescription {
   access: Access<Extract<keyof Parsed<P>, string>>;
   /** Takes an Idempotency-Key: the header, the replay header, the 409/422 answers and the claim come with it. */
   idempotent?: boolean;
@@ -77,27 +83,18 @@ export interface OperationDeclaration<
   query?: Q;
   body?: BodyDeclaration<B>;
   responses: R;
-  /** The operation's own failures; what every operation can answer is added (operation-document.ts). */
-  errors: readonly ErrorCode[];
   /** Calls one service method with the parsed request; never sends the answer itself. */
   handle(input: OperationInput<Parsed<P>, Parsed<Q>, Parsed<B>>, services: Services): Promise<Reply<NoInfer<R>>>;
 }
 
 /** A declared operation, its input types erased: what the router and the document read. */
-export interface Operation<Services> {
-  method: HttpMethod;
-  path: `/v1/${string}`;
-  operationId: string;
-  tag: string;
-  summary: string;
-  description: string;
+export interface Operation<Services> extends OperationDescription {
   access: Access;
   idempotent: boolean;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: BodyDeclaration<z.ZodType>;
   responses: Responses;
-  errors: readonly ErrorCode[];
   handle(input: OperationInput<unknown, unknown, unknown>, services: Services): Promise<{ status: number; body: unknown }>;
 }
 
@@ -108,9 +105,9 @@ export function pathParameters(path: string): string[] {
   return [...path.matchAll(TEMPLATE_PARAMETER)].map((match) => match[1] as string);
 }
 
-/** `/v1/customers/{id}` → `/customers/:id`: Express's form, below the /v1 mount. */
-export function expressPath(path: string): string {
-  return path.replace(/^\/v1/, '').replace(TEMPLATE_PARAMETER, ':$1');
+/** `/v1/customers/{id}` → `/v1/customers/:id`: Express's form of the route, which logs and metrics name it by. */
+export function expressRoute(path: string): string {
+  return path.replace(TEMPLATE_PARAMETER, ':$1');
 }
 
 function shapeKeys(schema: z.ZodType | undefined): string[] {

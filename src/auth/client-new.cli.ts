@@ -1,12 +1,26 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { apiClientSchema } from './api-clients';
+import { apiClientSchema, type ApiClient } from './api-clients';
 import { hashClientSecret, newClientSecret } from './client-secret';
 import { ALL_LOCATIONS } from './scopes';
 
-const USAGE = `npm run client:new -- --id <clientId> --scope <scope> [--scope <scope> ...] [--location <id> ...]
+const USAGE = `npm run client:new -- --id <clientId> --scope <scope> [--scope <scope> ...] [--location <id> ...] [--append FILE]
 
-Prints a new API client's secret once, and the entry to add to AUTH_CLIENTS_FILE
-(or AUTH_CLIENTS). Without --location the client may act for every location.`;
+Prints a new API client's secret once, and its entry for AUTH_CLIENTS_FILE (or
+AUTH_CLIENTS): a JSON array holding the entry, to paste as is or merge into
+an existing array. With --append FILE the entry is added to that clients file
+(created with mode 0600 if missing; a client id already in it is refused).
+Without --location the client may act for every location.`;
+
+/** Adds the entry to the clients file's array, refusing a client id it already holds. */
+function appendTo(file: string, entry: ApiClient): void {
+  const existing: unknown = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
+  if (!Array.isArray(existing)) throw new Error(`${file} does not hold a JSON array of clients`);
+  if (existing.some((client: { clientId?: unknown }) => client.clientId === entry.clientId)) {
+    throw new Error(`${file} already has a client ${entry.clientId}`);
+  }
+  writeFileSync(file, `${JSON.stringify([...existing, entry], null, 2)}\n`, { mode: 0o600 });
+}
 
 /** `npm run client:new`: a new API client's secret (shown once) and its configuration entry. */
 async function main(): Promise<void> {
@@ -15,6 +29,7 @@ async function main(): Promise<void> {
       id: { type: 'string' },
       scope: { type: 'string', multiple: true },
       location: { type: 'string', multiple: true },
+      append: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -33,11 +48,20 @@ async function main(): Promise<void> {
     console.error(entry.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n'));
     process.exit(1);
   }
-  console.log(`clientId:     ${entry.data.clientId}`);
-  console.log(`clientSecret: ${secret}`);
-  console.log('(the secret is shown only now; the service keeps only its hash)\n');
-  console.log('Add to the AUTH_CLIENTS_FILE array:');
-  console.log(JSON.stringify(entry.data, null, 2));
+  if (values.append !== undefined) {
+    try {
+      appendTo(values.append, entry.data);
+    } catch (error) {
+      console.error((error as Error).message);
+      process.exit(1);
+    }
+  }
+  // The secret and the notes go to stderr, so that stdout is the entry alone: `> clients.json` writes a valid file.
+  console.error(`clientId:     ${entry.data.clientId}`);
+  console.error(`clientSecret: ${secret}`);
+  console.error('(the secret is shown only now; the service keeps only its hash)');
+  console.error(values.append === undefined ? 'The entry, for AUTH_CLIENTS_FILE (or AUTH_CLIENTS):' : `Added to ${values.append}:`);
+  console.log(JSON.stringify([entry.data], null, 2));
 }
 
 void main();

@@ -1,8 +1,38 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { newSigningJwk } from './signing-keys';
 
-/**
- * `npm run key:new > signing-key.json`: a new ES256 private signing key as a
- * JWK, for AUTH_SIGNING_KEY_FILE. To rotate, publish the old key's public part
- * in AUTH_PREVIOUS_KEYS_FILE until the tokens it signed have expired.
- */
-void newSigningJwk().then((jwk) => console.log(JSON.stringify(jwk)));
+const USAGE = `npm run key:new -- --out FILE
+
+Writes a new ES256 private signing key, as a JWK, to FILE (created with mode
+0600; an existing file is never overwritten), for AUTH_SIGNING_KEY_FILE. To
+rotate, publish the old key's public part in AUTH_PREVIOUS_KEYS_FILE until
+the tokens it signed have expired (README, Runbook).
+
+Without --out the key is printed; redirecting npm's output would also catch
+npm's own banner, so use --out (or \`npm run -s key:new > FILE\`).`;
+
+/** `npm run key:new -- --out FILE`: a new private signing key, written where only its owner can read it. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { out: { type: 'string' }, help: { type: 'boolean' } } });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const key = `${JSON.stringify(await newSigningJwk())}\n`;
+  if (values.out === undefined) {
+    process.stdout.write(key);
+    return;
+  }
+  try {
+    writeFileSync(values.out, key, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(code === 'EEXIST' ? `${values.out} exists; a signing key is never overwritten. Choose another file.` : `Cannot write ${values.out}: ${code ?? String(error)}`);
+    process.exitCode = 1;
+    return;
+  }
+  console.error(`Wrote a new signing key to ${values.out} (mode 0600). Point AUTH_SIGNING_KEY_FILE at it.`);
+}
+
+void main();

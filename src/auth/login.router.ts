@@ -48,7 +48,10 @@ async function jsonLogin(login: LoginService, request: Request, response: Respon
   const input = parseInput(loginRequestSchema, request.body);
   const result = await login.login(input.clientId, input.clientSecret, sourceAddressOf(request), input.scope);
   noStore(response);
-  if (!result.ok) throw jsonLoginError(result.failure);
+  if (!result.ok) {
+    request.attemptedClientId = result.loggedClientId;
+    throw jsonLoginError(result.failure);
+  }
   const { accessToken, expiresIn, scope } = result.token;
   response.status(200).json({
     token: { tokenType: 'Bearer', scope, expiresIn, accessToken, idToken: null, refreshToken: null },
@@ -114,6 +117,7 @@ async function oauthLogin(login: LoginService, request: Request, response: Respo
     return;
   }
   const { failure } = result;
+  request.attemptedClientId = result.loggedClientId;
   if (failure.kind === 'invalid_client') {
     response.setHeader('WWW-Authenticate', `Basic realm="${REALM}"`);
     return oauthError(response, 401, 'invalid_client', 'Client authentication failed.');

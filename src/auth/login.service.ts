@@ -1,3 +1,4 @@
+import { looksLikeSecret } from '../platform/validation/secret-look';
 import type { ApiClient } from './api-clients';
 import { hashClientSecret, verifyClientSecret } from './client-secret';
 import type { LoginThrottle } from './login-throttle';
@@ -8,7 +9,20 @@ export type LoginFailure =
   | { kind: 'invalid_scope'; scope: string }
   | { kind: 'throttled'; retryAfterSeconds: number };
 
-export type LoginResult = { ok: true; token: IssuedToken } | { ok: false; failure: LoginFailure };
+export type LoginResult = { ok: true; token: IssuedToken } | { ok: false; failure: LoginFailure; loggedClientId: string };
+
+/** What a client id may look like to be written to a log as the caller sent it. */
+const LOGGABLE_CLIENT_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+/**
+ * The client id a refused login tried, as the log may show it: a configured
+ * client's id as it is; an unknown one only when it has an id's shape and
+ * nothing of a secret's (a secret pasted into the id field must not be logged).
+ */
+function loggableClientId(clientId: string, known: boolean): string {
+  if (known || (LOGGABLE_CLIENT_ID.test(clientId) && !looksLikeSecret(clientId))) return clientId;
+  return '(withheld: not shaped like a client id)';
+}
 
 /** The client-credentials grant, whichever wire format asked for it. */
 export class LoginService {
@@ -31,17 +45,18 @@ export class LoginService {
    * from: the throttle counts by client id and address (login-throttle.ts).
    */
   async login(clientId: string, clientSecret: string, address: string, requestedScope?: string): Promise<LoginResult> {
-    const retryAfterSeconds = await this.throttle.admit(clientId, address);
-    if (retryAfterSeconds > 0) return { ok: false, failure: { kind: 'throttled', retryAfterSeconds } };
-
     const client = this.clients.get(clientId);
+    const loggedClientId = loggableClientId(clientId, client !== undefined);
+    const retryAfterSeconds = await this.throttle.admit(clientId, address);
+    if (retryAfterSeconds > 0) return { ok: false, failure: { kind: 'throttled', retryAfterSeconds }, loggedClientId };
+
     const secretMatches = await verifyClientSecret(clientSecret, client?.secretHash ?? (await this.decoyHash));
-    if (client === undefined || !secretMatches) return { ok: false, failure: { kind: 'invalid_client' } };
+    if (client === undefined || !secretMatches) return { ok: false, failure: { kind: 'invalid_client' }, loggedClientId };
     await this.throttle.succeeded(clientId, address);
 
     const requested = requestedScope?.split(' ').filter((scope) => scope !== '') ?? [];
     const notGranted = requested.find((scope) => !(client.scopes as readonly string[]).includes(scope));
-    if (notGranted !== undefined) return { ok: false, failure: { kind: 'invalid_scope', scope: notGranted } };
+    if (notGranted !== undefined) return { ok: false, failure: { kind: 'invalid_scope', scope: notGranted }, loggedClientId };
     const scopes = requested.length > 0 ? [...new Set(requested)] : client.scopes;
     return { ok: true, token: await this.issuer.issue(client, scopes) };
   }

@@ -108,7 +108,7 @@ export class TokenVerifier {
       this.verified.set(token, verified, payload.exp as number);
       return verified;
     } catch (error) {
-      if (error instanceof DomainError || isTokenFault(error)) throw error instanceof DomainError ? error : invalidToken();
+      if (error instanceof DomainError || isTokenFault(error)) throw error instanceof DomainError ? error : invalidToken(tokenFaultMessage(error));
       // Not the token's fault: from an external provider, its key set could not
       // be had (time-out, network, not a JWKS), which is an outage callers retry.
       if (trusted.remote) throw new DomainError('IDENTITY_PROVIDER_UNAVAILABLE');
@@ -121,10 +121,10 @@ export class TokenVerifier {
     try {
       issuer = decodeJwt(token).iss;
     } catch {
-      throw invalidToken();
+      throw invalidToken('The access token is malformed: not a JSON Web Token.');
     }
     const trusted = typeof issuer === 'string' ? this.issuers.get(issuer) : undefined;
-    if (trusted === undefined) throw invalidToken();
+    if (trusted === undefined) throw invalidToken('The access token is from an issuer this service does not trust (its iss).');
     return trusted;
   }
 }
@@ -151,4 +151,27 @@ const TOKEN_FAULTS = [
 
 function isTokenFault(error: unknown): boolean {
   return TOKEN_FAULTS.some((fault) => error instanceof fault);
+}
+
+/**
+ * What is wrong with the token, in words a caller can act on: an expired
+ * token wants a new login, a wrong audience a different token, a signature
+ * that does not verify a token from another service (RFC 6750's error_description).
+ */
+function tokenFaultMessage(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return 'The access token has expired: get a new one from the token endpoint.';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === 'missing') return `The access token lacks the ${error.claim} claim.`;
+    if (error.claim === 'nbf' || error.claim === 'iat') return `The access token is not valid yet (its ${error.claim} is in the future): check the clocks.`;
+    if (error.claim === 'aud') return 'The access token is for another audience than this service.';
+    return `The access token's ${error.claim} claim is not accepted: ${error.reason}.`;
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "The access token's signature does not verify.";
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) {
+    return 'The access token is signed by a key this service does not know (its kid).';
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
+    return `The access token is signed with an algorithm this service does not accept (${TOKEN_ALGORITHMS.join(' or ')}).`;
+  }
+  return 'The access token is malformed.';
 }

@@ -128,13 +128,15 @@ export interface paths {
         };
         /**
          * Find customers by externalReferenceId
-         * @description Not in the spec: lets an integration find the record it made for one of its own users. Answers the location's customers with exactly that externalReferenceId, oldest first, at most 100; none is an empty list, not a 404.
+         * @description Not in the spec: lets an integration find the record it made for one of its own users. Answers the location's customer with exactly that externalReferenceId, as a list of at most one (a location holds one customer per reference); none is an empty list, not a 404.
          */
         get: operations["findCustomers"];
         put?: never;
         /**
          * Create a customer record
          * @description Creates a record of a payor (the person or organization that pays; not a restaurant guest). Its `id` can be used to create a payment intent. Both fields are optional; an omitted field, or `null`, is stored as `null`. The body is read as JSON whatever its Content-Type says (the spec declares a wildcard media type); no body at all creates an empty record.
+         *
+         *     **One customer per `externalReferenceId`** within a location (as Toast): a create with a reference that a customer of the location already holds creates nothing and answers 200 with that customer, unchanged (its `description` is not updated). Concurrent creates with one reference make one customer and all answer it.
          */
         post: operations["createCustomer"];
         delete?: never;
@@ -178,7 +180,7 @@ export interface paths {
         put?: never;
         /**
          * Save a card to a customer
-         * @description Not in the spec: how the card vault hands over a saved card's metadata (brand, last four, expiry; never the number or CVV: a body containing anything that looks like a full card number is refused with code 1004 and the value is never echoed or logged). Saving a card with a `fingerprint` already saved to this customer updates that card and answers 200; a new card answers 201.
+         * @description Not in the spec: how the card vault hands over a saved card's metadata (brand, last four, expiry; never the number or CVV: a body containing anything that looks like a full card number is refused with code 1004 and the value is never echoed or logged). Saving a card with a `fingerprint` already saved to this customer updates that card and answers 200; a new card answers 201. A customer holds at most 50 cards (MAX_CARDS_PER_CUSTOMER may lower it): one more is a 409 (code 3004, CARD_LIMIT_REACHED), while updating a saved card by its fingerprint still works.
          */
         post: operations["saveCustomerPaymentMethod"];
         delete?: never;
@@ -443,16 +445,16 @@ export interface components {
             type: "CARD";
         };
         CustomerListResponse: {
-            /** @description The location's customers with that externalReferenceId, oldest first (at most 100). */
+            /** @description The customer with that externalReferenceId, if the location has one: a location holds at most one per reference. */
             customers: components["schemas"]["CustomerResponse"][];
             /**
              * Format: int32
-             * @description Number of customers in `customers`.
+             * @description Number of customers in `customers`: 0 or 1.
              */
             results: number;
         };
         CustomerPaymentMethodsResponse: {
-            /** @description The saved payment methods, oldest first. */
+            /** @description The saved payment methods, oldest first: at most 50 (MAX_CARDS_PER_CUSTOMER may lower it). */
             paymentMethods: components["schemas"]["PaymentMethodData"][];
             /**
              * Format: int32
@@ -509,8 +511,9 @@ export interface components {
              *     | 3001 | 409 | CONFLICT | The request conflicts with a concurrent change. Retry it. |
              *     | 3002 | 409 | PAYMENT_INTENT_STATUS_CONFLICT | The payment intent cannot make this change in its current status. |
              *     | 3003 | 409 | IDEMPOTENCY_REQUEST_IN_PROGRESS | A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives. |
+             *     | 3004 | 409 | CARD_LIMIT_REACHED | The customer already holds the most saved cards allowed. Remove one before saving another. |
              *     | 4001 | 401 | AUTHENTICATION_REQUIRED | A bearer access token is required: Authorization: Bearer <token>. |
-             *     | 4002 | 401 | INVALID_TOKEN | The access token is invalid or has expired. |
+             *     | 4002 | 401 | INVALID_TOKEN | The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience). |
              *     | 4003 | 401 | INVALID_CLIENT_CREDENTIALS | The client id or client secret is wrong. |
              *     | 4004 | 401 | SESSION_SECRET_INVALID | The Platform-Session-Secret header is missing or does not match this customer. |
              *     | 4031 | 403 | INSUFFICIENT_SCOPE | The access token lacks the scope this operation needs. |
@@ -522,7 +525,7 @@ export interface components {
              *     | 5004 | 503 | IDENTITY_PROVIDER_UNAVAILABLE | The identity provider's signing keys could not be fetched. Retry later. |
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 3001 | 3002 | 3003 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 3001 | 3002 | 3003 | 3004 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are. */
@@ -537,7 +540,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -570,6 +573,11 @@ export interface components {
         Liveness: {
             /** @constant */
             status: "UP";
+            /**
+             * @description This build's own version (package.json and CHANGELOG.md), not the API's: the API's is the document's info.version.
+             * @example 0.2.0
+             */
+            version: string;
         };
         LoginRequest: {
             clientId: string;
@@ -669,6 +677,11 @@ export interface components {
             database: "UP";
             /** @constant */
             status: "UP";
+            /**
+             * @description This build's own version (package.json and CHANGELOG.md), not the API's: the API's is the document's info.version.
+             * @example 0.2.0
+             */
+            version: string;
         };
         /**
          * @example {
@@ -985,7 +998,7 @@ export interface operations {
              * @description The caller is not authenticated.
              *
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -1063,7 +1076,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
                 "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
@@ -1110,7 +1123,7 @@ export interface operations {
              * @description The caller is not authenticated.
              *
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -1281,7 +1294,7 @@ export interface operations {
              * @description The caller is not authenticated.
              *
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -1414,7 +1427,7 @@ export interface operations {
              *
              *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -1505,7 +1518,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
                 "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
@@ -1566,7 +1579,7 @@ export interface operations {
              * @description The caller is not authenticated.
              *
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -1606,6 +1619,7 @@ export interface operations {
             /**
              * @description The request conflicts with the current state.
              *
+             *     - `3004` CARD_LIMIT_REACHED: The customer already holds the most saved cards allowed. Remove one before saving another.
              *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
              *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
              */
@@ -1748,7 +1762,7 @@ export interface operations {
              * @description The caller is not authenticated.
              *
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -1855,7 +1869,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
                 "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
@@ -1905,7 +1919,7 @@ export interface operations {
              * @description The caller is not authenticated.
              *
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -2095,7 +2109,7 @@ export interface operations {
              *
              *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -2227,7 +2241,7 @@ export interface operations {
              * @description The caller is not authenticated.
              *
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -2333,7 +2347,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. */
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
                 "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
@@ -2380,7 +2394,7 @@ export interface operations {
              * @description The caller is not authenticated.
              *
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -2567,7 +2581,7 @@ export interface operations {
              *
              *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {
@@ -2697,7 +2711,7 @@ export interface operations {
              * @description The caller is not authenticated.
              *
              *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is invalid or has expired.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
              */
             401: {
                 headers: {

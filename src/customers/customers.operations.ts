@@ -7,7 +7,6 @@ import {
   customerListResponseSchema,
   customerResponseSchema,
   findCustomersQuerySchema,
-  MAX_CUSTOMERS_PER_LOOKUP,
   toCustomerResponse,
 } from './customers.schemas';
 
@@ -21,7 +20,7 @@ export const createCustomer = operation({
   tag,
   summary: 'Create a customer record',
   description:
-    'Creates a record of a payor (the person or organization that pays; not a restaurant guest). Its `id` can be used to create a payment intent. Both fields are optional; an omitted field, or `null`, is stored as `null`. The body is read as JSON whatever its Content-Type says (the spec declares a wildcard media type); no body at all creates an empty record.',
+    'Creates a record of a payor (the person or organization that pays; not a restaurant guest). Its `id` can be used to create a payment intent. Both fields are optional; an omitted field, or `null`, is stored as `null`. The body is read as JSON whatever its Content-Type says (the spec declares a wildcard media type); no body at all creates an empty record.\n\n**One customer per `externalReferenceId`** within a location (as Toast): a create with a reference that a customer of the location already holds creates nothing and answers 200 with that customer, unchanged (its `description` is not updated). Concurrent creates with one reference make one customer and all answer it.',
   access: { scope: SCOPE.customersWrite },
   idempotent: true,
   // The spec declares this body with a wildcard media type.
@@ -30,7 +29,7 @@ export const createCustomer = operation({
   errors: ['CONFLICT'],
   handle: async ({ db, location, body }, { customers }) => ({
     status: 200,
-    body: toCustomerResponse(await customers.create(db, location, body)),
+    body: toCustomerResponse((await customers.create(db, location, body)).customer),
   }),
 });
 
@@ -40,14 +39,15 @@ export const findCustomers = operation({
   operationId: 'findCustomers',
   tag,
   summary: 'Find customers by externalReferenceId',
-  description: `Not in the spec: lets an integration find the record it made for one of its own users. Answers the location's customers with exactly that externalReferenceId, oldest first, at most ${MAX_CUSTOMERS_PER_LOOKUP}; none is an empty list, not a 404.`,
+  description:
+    "Not in the spec: lets an integration find the record it made for one of its own users. Answers the location's customer with exactly that externalReferenceId, as a list of at most one (a location holds one customer per reference); none is an empty list, not a 404.",
   access: { scope: SCOPE.customersRead },
   query: findCustomersQuerySchema,
   responses: { 200: { description: 'The matching customers.', schema: customerListResponseSchema } },
   errors: [],
   handle: async ({ db, location, query }, { customers }) => {
     const found = await customers.findByExternalReference(db, location, query.externalReferenceId);
-    return { status: 200, body: { results: found.length, customers: found.map(toCustomerResponse) } };
+    return { status: 200, body: found === undefined ? { results: 0, customers: [] } : { results: 1, customers: [toCustomerResponse(found)] } };
   },
 });
 

@@ -29,23 +29,48 @@ function toRecord(row: CustomerRow): CustomerRecord {
   };
 }
 
-const INSERT_CUSTOMER = preparedStatement(
-  'insert_customer',
-  `insert into customers (location_id, id, external_reference_id, description) values (?, ?, ?, ?)
-   returning ${COLUMNS.join(', ')}`,
+const INSERT_OR_FIND_CUSTOMER = preparedStatement(
+  'insert_or_find_customer',
+  `with inserted as (
+     insert into customers (location_id, id, external_reference_id, description) values (?, ?, ?, ?)
+     on conflict (location_id, external_reference_id) where external_reference_id is not null do nothing
+     returning ${COLUMNS.join(', ')}
+   )
+   select ${COLUMNS.join(', ')}, true as created from inserted
+   union all
+   select ${COLUMNS.join(', ')}, false as created from customers
+    where location_id = ? and external_reference_id = ? and not exists (select 1 from inserted)`,
 );
 
-export async function insertCustomer(
+const BY_EXTERNAL_REFERENCE = preparedStatement(
+  'customer_by_external_reference',
+  `select ${COLUMNS.join(', ')} from customers where location_id = ? and external_reference_id = ?`,
+);
+
+/**
+ * Creates the customer, unless the location already has one with its
+ * externalReferenceId: then that one, unchanged (`created` false). The
+ * unique index decides, so concurrent creates with one reference make one
+ * customer. A create that lost the race to a transaction which committed
+ * after this statement began does not see that row in the statement's own
+ * snapshot, and reads it with a second statement.
+ */
+export async function insertOrFindCustomer(
   db: Knex | Knex.Transaction,
   customer: Pick<CustomerRecord, 'locationId' | 'id' | 'externalReferenceId' | 'description'>,
-): Promise<CustomerRecord> {
-  const [row] = await runPrepared<CustomerRow>(db, INSERT_CUSTOMER, [
+): Promise<{ customer: CustomerRecord; created: boolean }> {
+  const [row] = await runPrepared<CustomerRow & { created: boolean }>(db, INSERT_OR_FIND_CUSTOMER, [
     customer.locationId,
     customer.id,
     customer.externalReferenceId,
     customer.description,
+    customer.locationId,
+    customer.externalReferenceId,
   ]);
-  return toRecord(row as CustomerRow);
+  if (row !== undefined) return { customer: toRecord(row), created: row.created };
+  const existing = await findCustomerByExternalReference(db, customer.locationId, customer.externalReferenceId as string);
+  if (existing === undefined) throw new Error('a customer with this externalReferenceId neither inserted nor found');
+  return { customer: existing, created: false };
 }
 
 export async function findCustomer(
@@ -62,16 +87,12 @@ export async function customerExists(db: Knex | Knex.Transaction, locationId: st
   return row !== undefined;
 }
 
-export async function findCustomersByExternalReference(
+/** The location's one customer with this reference (a unique index keeps it to one). */
+export async function findCustomerByExternalReference(
   db: Knex | Knex.Transaction,
   locationId: string,
   externalReferenceId: string,
-  limit: number,
-): Promise<CustomerRecord[]> {
-  const rows = await db('customers')
-    .select(COLUMNS)
-    .where({ location_id: locationId, external_reference_id: externalReferenceId })
-    .orderBy([{ column: 'created_at' }, { column: 'id' }])
-    .limit(limit);
-  return (rows as CustomerRow[]).map(toRecord);
+): Promise<CustomerRecord | undefined> {
+  const [row] = await runPrepared<CustomerRow>(db, BY_EXTERNAL_REFERENCE, [locationId, externalReferenceId]);
+  return row === undefined ? undefined : toRecord(row);
 }

@@ -3,8 +3,6 @@ import { int32 } from '../platform/validation/int32';
 import { identifierText, safeText, uuidValue } from '../platform/validation/text.schemas';
 import type { CustomerRecord } from './customers.repository';
 
-export const MAX_CUSTOMERS_PER_LOOKUP = 100;
-
 const externalReferenceId = identifierText({
   max: 255,
   description: "The customer's identity in the caller's own integration. Any value: a primary key, a UUID, an e-mail address, etc.",
@@ -15,7 +13,7 @@ const description = safeText({ max: 1024, allowLineBreaks: true }).meta({
 
 /** Both fields are optional; an explicit null means the same as leaving one out. */
 export const createCustomerRequestSchema = z
-  .object({
+  .strictObject({
     externalReferenceId: externalReferenceId.nullish(),
     description: description.nullish(),
   })
@@ -43,9 +41,9 @@ export const customerResponseSchema = z
 
 export const customerListResponseSchema = z
   .strictObject({
-    results: int32().meta({ description: 'Number of customers in `customers`.' }),
-    customers: z.array(customerResponseSchema).meta({
-      description: `The location's customers with that externalReferenceId, oldest first (at most ${MAX_CUSTOMERS_PER_LOOKUP}).`,
+    results: int32().min(0).max(1).meta({ description: 'Number of customers in `customers`: 0 or 1.' }),
+    customers: z.array(customerResponseSchema).max(1).meta({
+      description: 'The customer with that externalReferenceId, if the location has one: a location holds at most one per reference.',
     }),
   })
   .meta({ id: 'CustomerListResponse' });

@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { DomainError } from '../platform/errors/domain-error';
-import {
-  findCustomer,
-  findCustomersByExternalReference,
-  insertCustomer,
-  type CustomerRecord,
-} from './customers.repository';
-import { MAX_CUSTOMERS_PER_LOOKUP, type CreateCustomerInput } from './customers.schemas';
+import { findCustomer, findCustomerByExternalReference, insertOrFindCustomer, type CustomerRecord } from './customers.repository';
+import type { CreateCustomerInput } from './customers.schemas';
 
 /** Customer records. Each method acts on the `db` it is given: the pool, or the transaction of the request's Idempotency-Key. */
 export class CustomersService {
-  /** Creates a payor record under the location. Its id is always ours (time-ordered UUIDv7), never the caller's. */
-  async create(db: Knex, locationId: string, input: CreateCustomerInput): Promise<CustomerRecord> {
-    return insertCustomer(db, {
+  /**
+   * Creates a payor record under the location; its id is always ours
+   * (time-ordered UUIDv7), never the caller's. A location holds one customer
+   * per externalReferenceId: a create with a reference already held answers
+   * that customer, unchanged (Toast's get-or-create), `created` false.
+   */
+  async create(db: Knex, locationId: string, input: CreateCustomerInput): Promise<{ customer: CustomerRecord; created: boolean }> {
+    return insertOrFindCustomer(db, {
       locationId,
       id: uuidv7(),
       externalReferenceId: input.externalReferenceId ?? null,
@@ -31,8 +31,8 @@ export class CustomersService {
     return customer;
   }
 
-  /** The location's customers carrying the caller's own reference, oldest first. */
-  async findByExternalReference(db: Knex, locationId: string, externalReferenceId: string): Promise<CustomerRecord[]> {
-    return findCustomersByExternalReference(db, locationId, externalReferenceId, MAX_CUSTOMERS_PER_LOOKUP);
+  /** The location's customer carrying the caller's own reference, if any. */
+  async findByExternalReference(db: Knex, locationId: string, externalReferenceId: string): Promise<CustomerRecord | undefined> {
+    return findCustomerByExternalReference(db, locationId, externalReferenceId);
   }
 }

@@ -12,14 +12,14 @@ export const MAX_AMOUNT = 99_999_999;
  * configuration (PAYMENT_CURRENCIES), checked by the service.
  */
 export const createPaymentIntentRequestSchema = z
-  .object({
+  .strictObject({
     amount: z.int().min(1).max(MAX_AMOUNT).meta({ description: 'Amount in minor units of the currency (cents for USD).' }),
     currency: z.string().regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.' }),
     externalReferenceId: identifierText({ min: 1, max: 255, description: "The caller's reference, e.g. its order's id." }),
     customerId: uuidValue.optional().meta({ description: 'A customer of this location.' }),
     captureMethod: z.enum(CAPTURE_METHODS).default('MANUAL'),
     email: z.email().max(254).optional(),
-    amountDetails: z.object({ tip: z.int().min(0).max(MAX_AMOUNT) }).optional(),
+    amountDetails: z.strictObject({ tip: z.int().min(0).max(MAX_AMOUNT) }).optional(),
     paymentMethodConfigurationId: uuidValue.optional(),
     standingInstructionType: z.enum(STANDING_INSTRUCTION_TYPES).optional(),
     offSession: z.boolean().default(false),

@@ -46,7 +46,7 @@ export const saveCustomerPaymentMethod = operation({
   tag,
   summary: 'Save a card to a customer',
   description:
-    "Not in the spec: how the card vault hands over a saved card's metadata (brand, last four, expiry; never the number or CVV: a body containing anything that looks like a full card number is refused with code 1004 and the value is never echoed or logged). Saving a card with a `fingerprint` already saved to this customer updates that card and answers 200; a new card answers 201.",
+    "Not in the spec: how the card vault hands over a saved card's metadata (brand, last four, expiry; never the number or CVV: a body containing anything that looks like a full card number is refused with code 1004 and the value is never echoed or logged). Saving a card with a `fingerprint` already saved to this customer updates that card and answers 200; a new card answers 201. A customer holds at most 50 cards (MAX_CARDS_PER_CUSTOMER may lower it): one more is a 409 (code 3004, CARD_LIMIT_REACHED), while updating a saved card by its fingerprint still works.",
   access: { scope: SCOPE.serverWrite },
   idempotent: true,
   params: customerIdParamsSchema,
@@ -55,7 +55,7 @@ export const saveCustomerPaymentMethod = operation({
     200: { description: 'The card was already saved (same fingerprint) and is updated.', schema: paymentMethodDataSchema },
     201: { description: 'The card is saved.', schema: paymentMethodDataSchema },
   },
-  errors: ['CUSTOMER_NOT_FOUND', 'CONFLICT'],
+  errors: ['CUSTOMER_NOT_FOUND', 'CARD_LIMIT_REACHED', 'CONFLICT'],
   handle: async ({ db, location, params, body }, { paymentMethods }) => {
     const { paymentMethod, created } = await paymentMethods.save(db, location, params.id, body);
     return { status: created ? 201 : 200, body: toPaymentMethodData(paymentMethod) };

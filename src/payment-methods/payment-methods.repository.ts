@@ -59,15 +59,28 @@ function toRecord(row: PaymentMethodRow): PaymentMethodRecord {
 }
 
 /**
+ * Locks the customer's row until the transaction ends, so that concurrent
+ * saves to one customer count its cards one after another. False when the
+ * customer does not exist at the location.
+ */
+export async function lockCustomerForCards(trx: Knex.Transaction, locationId: string, customerId: string): Promise<boolean> {
+  const row = await trx('customers').select(trx.raw('1')).where({ location_id: locationId, id: customerId }).forUpdate().first();
+  return row !== undefined;
+}
+
+/**
  * Saves a card to a customer in one statement: the insert selects from the
  * customer's own row, so an unknown customer inserts nothing (undefined comes
  * back) without a separate existence query. A card whose fingerprint the
  * customer already has is updated in place (its expiry) instead of duplicated;
- * `created` tells which happened.
+ * `created` tells which happened. A new card is inserted only while the
+ * customer holds fewer than `maxCards` (undefined otherwise): run it after
+ * `lockCustomerForCards`, so that the count it reads is not raced.
  */
 export async function upsertPaymentMethod(
   db: Knex | Knex.Transaction,
   card: NewPaymentMethod,
+  maxCards: number,
 ): Promise<{ paymentMethod: PaymentMethodRecord; created: boolean } | undefined> {
   const result = await db.raw<{ rows: Array<PaymentMethodRow & { created: boolean }> }>(
     `insert into payment_methods
@@ -75,6 +88,9 @@ export async function upsertPaymentMethod(
      select c.location_id, ?, c.id, ?, ?, ?, ?, ?, ?
        from customers c
       where c.location_id = ? and c.id = ?
+        and ((select count(*) from payment_methods pm where pm.location_id = c.location_id and pm.customer_id = c.id) < ?
+             or exists (select 1 from payment_methods pm
+                         where pm.location_id = c.location_id and pm.customer_id = c.id and pm.fingerprint = ?))
      on conflict (location_id, customer_id, fingerprint) where fingerprint is not null
      do update set exp_month = excluded.exp_month, exp_year = excluded.exp_year, updated_at = now()
      returning ${COLUMNS.join(', ')}, (xmax = 0) as created`,
@@ -88,6 +104,8 @@ export async function upsertPaymentMethod(
       card.fingerprint,
       card.locationId,
       card.customerId,
+      maxCards,
+      card.fingerprint,
     ],
   );
   const row = result.rows[0];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_CARDS_PER_CUSTOMER } from '../platform/config';
 import { int32 } from '../platform/validation/int32';
 import { identifierText, safeText, uuidValue } from '../platform/validation/text.schemas';
 import { CARD_TYPES, cardTypeOf } from './card-brand';
@@ -19,7 +20,7 @@ const year = z
   .transform((value) => (value.length === 2 ? `20${value}` : value));
 
 const expiry = z
-  .object({ month, year })
+  .strictObject({ month, year })
   .superRefine((value, context) => {
     // zod still runs this refinement when month or year failed their own checks.
     if (!/^\d{2}$/.test(value.month) || !/^\d{4}$/.test(value.year)) return;
@@ -41,9 +42,9 @@ const contextName = identifierText({
 });
 
 export const createPaymentMethodRequestSchema = z
-  .object({
+  .strictObject({
     type: z.literal('CARD').meta({ description: 'Type of saved payment method. Only CARD exists.' }),
-    card: z.object({
+    card: z.strictObject({
       type: safeText({ min: 1, max: 50 }).meta({ description: 'Card brand as the vault names it, e.g. VISA.' }),
       lastFour: z.string().regex(/^\d{4}$/, { message: 'Must be four digits.' }),
       expiry,
@@ -66,7 +67,7 @@ export const createPaymentMethodRequestSchema = z
 export type CreatePaymentMethodInput = z.output<typeof createPaymentMethodRequestSchema>;
 
 export const setDefaultPaymentMethodRequestSchema = z
-  .object({
+  .strictObject({
     paymentMethodId: uuidValue.meta({ description: 'Identifier of the payment method to make the default.' }),
     contextName,
   })
@@ -110,7 +111,10 @@ export const paymentMethodDataSchema = z
 export const customerPaymentMethodsResponseSchema = z
   .strictObject({
     results: int32().meta({ description: 'Number of payment methods on the record. It equals the size of paymentMethods.' }),
-    paymentMethods: z.array(paymentMethodDataSchema).meta({ description: 'The saved payment methods, oldest first.' }),
+    paymentMethods: z
+      .array(paymentMethodDataSchema)
+      .max(MAX_CARDS_PER_CUSTOMER)
+      .meta({ description: `The saved payment methods, oldest first: at most ${MAX_CARDS_PER_CUSTOMER} (MAX_CARDS_PER_CUSTOMER may lower it).` }),
   })
   .meta({ id: 'CustomerPaymentMethodsResponse' });
 

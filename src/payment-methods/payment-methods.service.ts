@@ -12,6 +12,7 @@ import {
   deletePaymentMethod,
   findPaymentMethodOwner,
   listCustomerPaymentMethods,
+  lockCustomerForCards,
   upsertPaymentMethod,
   type PaymentMethodRecord,
 } from './payment-methods.repository';
@@ -25,26 +26,41 @@ import type { CreatePaymentMethodInput, SetDefaultPaymentMethodInput } from './p
  * Idempotency-Key.
  */
 export class PaymentMethodsService {
-  /** Saves the vault's card metadata; a fingerprint the customer already has updates that card instead. */
+  constructor(private readonly settings: { maxCardsPerCustomer: number }) {}
+
+  /**
+   * Saves the vault's card metadata; a fingerprint the customer already has
+   * updates that card instead. A customer holds at most `maxCardsPerCustomer`
+   * cards: the count is read under a lock on the customer, so concurrent saves
+   * cannot pass it together.
+   */
   async save(
     db: Knex,
     locationId: string,
     customerId: string,
     input: CreatePaymentMethodInput,
   ): Promise<{ paymentMethod: PaymentMethodRecord; created: boolean }> {
-    const saved = await upsertPaymentMethod(db, {
-      locationId,
-      customerId,
-      id: uuidv7(),
-      type: input.type,
-      cardBrand: input.card.type.toUpperCase(),
-      lastFour: input.card.lastFour,
-      expMonth: input.card.expiry.month,
-      expYear: input.card.expiry.year,
-      fingerprint: input.fingerprint ?? null,
+    return db.transaction(async (trx) => {
+      if (!(await lockCustomerForCards(trx, locationId, customerId))) throw new DomainError('CUSTOMER_NOT_FOUND');
+      const card = {
+        locationId,
+        customerId,
+        id: uuidv7(),
+        type: input.type,
+        cardBrand: input.card.type.toUpperCase(),
+        lastFour: input.card.lastFour,
+        expMonth: input.card.expiry.month,
+        expYear: input.card.expiry.year,
+        fingerprint: input.fingerprint ?? null,
+      };
+      const saved = await upsertPaymentMethod(trx, card, this.settings.maxCardsPerCustomer);
+      if (saved === undefined) {
+        throw new DomainError('CARD_LIMIT_REACHED', {
+          message: `The customer already holds ${this.settings.maxCardsPerCustomer} saved cards, the most allowed. Remove one before saving another.`,
+        });
+      }
+      return saved;
     });
-    if (saved === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
-    return saved;
   }
 
   async list(db: Knex, locationId: string, customerId: string): Promise<PaymentMethodRecord[]> {

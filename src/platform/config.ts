@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-deadline';
+// The service's own messages for zod's defaults, here too: a bad variable is named in the same words.
+import './validation/messages';
+
+/** The most saved cards a customer may hold, as the document states it; MAX_CARDS_PER_CUSTOMER may lower it. */
+export const MAX_CARDS_PER_CUSTOMER = 50;
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
@@ -50,6 +55,12 @@ const environmentSchema = z.object({
   /** A PostgreSQL server; when unset, an embedded PostgreSQL (PGlite) under DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * Production runs on DATABASE_URL: the embedded database is one process's,
+   * for development. This lets NODE_ENV=production start on it anyway (a demo
+   * box, a single-process trial), at the operator's word.
+   */
+  ALLOW_EMBEDDED_DATABASE: booleanFlag.default(false),
   MIGRATE_ON_START: booleanFlag.default(true),
   DB_POOL_MAX: positiveInt.default(10),
   /** How long a request waits for a pooled connection before it is answered 503. */
@@ -109,6 +120,11 @@ const environmentSchema = z.object({
     .default('USD,CAD')
     .transform((value) => value.split(',').map((code) => code.trim()))
     .pipe(z.array(z.string().regex(/^[A-Z]{3}$/, { message: 'must be three uppercase letters each' })).min(1)),
+  /**
+   * Saved cards a customer may hold; one more is a 409 (CARD_LIMIT_REACHED).
+   * At most the document's 50 (its `maxItems`): lower it, never raise it.
+   */
+  MAX_CARDS_PER_CUSTOMER: z.coerce.number().int().min(1).max(MAX_CARDS_PER_CUSTOMER).default(MAX_CARDS_PER_CUSTOMER),
   /** How long a payment intent's session secret stays live. */
   SESSION_SECRET_TTL_SECONDS: positiveInt.default(86_400),
   /** Origins allowed to call the browser-side reads (CORS), comma-separated; none by default. */
@@ -158,13 +174,38 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/**
+ * What production must be told, each named at once: an operator fixing a
+ * deployment learns every missing setting from one failed start, not one per
+ * restart. (The files themselves are checked when they are read.)
+ */
+function missingInProduction(env: Readonly<Record<string, string | undefined>>): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const missing: string[] = [];
+  if (env.AUTH_SIGNING_KEY_FILE === undefined) {
+    missing.push('AUTH_SIGNING_KEY_FILE: NODE_ENV=production needs the private key tokens are signed with (make one with `npm run key:new -- --out FILE`)');
+  }
+  if (env.AUTH_CLIENTS_FILE === undefined && env.AUTH_CLIENTS === undefined) {
+    missing.push('AUTH_CLIENTS_FILE: NODE_ENV=production needs the API clients, in AUTH_CLIENTS_FILE or AUTH_CLIENTS (add one with `npm run client:new`)');
+  }
+  if (env.DATABASE_URL === undefined && !['true', '1'].includes(env.ALLOW_EMBEDDED_DATABASE ?? '')) {
+    missing.push(
+      'DATABASE_URL: NODE_ENV=production needs a PostgreSQL server; the embedded database serves one process and is for development (ALLOW_EMBEDDED_DATABASE=true starts on it anyway)',
+    );
+  }
+  return missing;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set": `.env.example` lists optional ones empty.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = environmentSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+    ...missingInProduction(present),
+  ];
+  if (!parsed.success || problems.length > 0) {
+    throw new ConfigError(`Invalid configuration (${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}):\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
   }
   return Object.freeze(parsed.data);
 }

@@ -83,6 +83,13 @@ describe('GET /docs in headless Chromium', () => {
     await expect(status.textContent({ timeout: 30_000 })).resolves.toContain('200');
     await expect(operation.locator('.live-responses-table .microlight').first().textContent()).resolves.toContain('from-the-docs-page');
 
+    // A second try with another body: no Idempotency-Key is pre-filled, so it is not refused as a reused key (422).
+    await expect(operation.locator('tr[data-param-name="Idempotency-Key"] input').inputValue()).resolves.toBe('');
+    await operation.locator('textarea.body-param__text').fill('{"externalReferenceId":"again-from-the-docs-page"}');
+    await operation.locator('button.execute').click();
+    await operation.locator('.live-responses-table .microlight', { hasText: 'again-from-the-docs-page' }).first().waitFor({ timeout: 30_000 });
+    await expect(status.textContent()).resolves.toContain('200');
+
     await page.screenshot({ path: path.join(SCREENSHOTS, 'docs-page-try-it.png'), fullPage: true });
   }, 60_000);
 });

@@ -9,7 +9,11 @@ export interface CreatingOperation {
   table: string;
   /** A path to post to at `location` (making what it needs) and a valid body with every field set. */
   prepare(location: string): Promise<{ path: string; body: Record<string, unknown> }>;
+  /** Another valid request for the same path: what the same Idempotency-Key must not be reused for. */
+  another(body: Record<string, unknown>): Record<string, unknown>;
 }
+
+const withReference = (body: Record<string, unknown>) => ({ ...body, externalReferenceId: 'something-else' });
 
 /** The four creating POSTs. `app` is read when a test runs, after beforeAll has started it. */
 export function creatingOperations(app: () => TestApp): CreatingOperation[] {
@@ -18,6 +22,7 @@ export function creatingOperations(app: () => TestApp): CreatingOperation[] {
       template: '/v1/customers',
       table: 'customers',
       prepare: async () => ({ path: '/v1/customers', body: { externalReferenceId: 'ext', description: 'desc' } }),
+      another: withReference,
     },
     {
       template: '/v1/customers/{id}/payment-methods',
@@ -26,6 +31,7 @@ export function creatingOperations(app: () => TestApp): CreatingOperation[] {
         path: `/v1/customers/${(await createCustomer(app(), location)).id}/payment-methods`,
         body: cardInput({ fingerprint: `fp-${randomUUID()}` }),
       }),
+      another: (body) => ({ ...body, card: { ...(body.card as object), lastFour: '1881' } }),
     },
     {
       template: '/v1/customers/{id}/payment-methods/defaults',
@@ -35,6 +41,7 @@ export function creatingOperations(app: () => TestApp): CreatingOperation[] {
         const card = await saveCard(app(), location, customer.id);
         return { path: `/v1/customers/${customer.id}/payment-methods/defaults`, body: { paymentMethodId: card.id, contextName: 'web' } };
       },
+      another: (body) => ({ ...body, contextName: 'another-context' }),
     },
     {
       template: '/v1/payment-intents',
@@ -55,6 +62,7 @@ export function creatingOperations(app: () => TestApp): CreatingOperation[] {
           mandateId: 'mandate-1',
         },
       }),
+      another: withReference,
     },
   ];
 }

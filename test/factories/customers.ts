@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { CustomerResponse } from '../../src/customers/customers.schemas';
 import type { PaymentMethodData } from '../../src/payment-methods/payment-methods.schemas';
@@ -6,7 +7,8 @@ import type { TestApp } from '../support/test-app';
 export async function createCustomer(
   testApp: TestApp,
   location: string,
-  body: Record<string, unknown> = { externalReferenceId: 'ext-1', description: 'ada@example.com' },
+  // A reference of its own: a location holds one customer per reference, and a create with a held one answers that customer.
+  body: Record<string, unknown> = { externalReferenceId: `ext-${randomUUID()}`, description: 'ada@example.com' },
 ): Promise<CustomerResponse> {
   const response = await request(testApp.app).post('/v1/customers').set(testApp.as(location)).send(body).expect(200);
   return response.body as CustomerResponse;

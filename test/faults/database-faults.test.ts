@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import request from 'supertest';
 import { openDatabase } from '../../src/platform/db/database';
 import { migrateToLatest } from '../../src/platform/db/migration-source';
+import { createLogger } from '../../src/platform/logger';
 import { newLocation } from '../factories/locations';
 import { proxiedDatabase, type ProxiedDatabase } from '../support/process/proxied-database';
 import type { TcpProxy } from '../support/process/tcp-proxy';
@@ -27,6 +28,9 @@ let proxy: TcpProxy;
 let direct: Knex;
 let viaProxy: Knex;
 let testApp: TestApp;
+/** What Knex itself wrote about the faults, through the logger it was given. */
+const knexLines: string[] = [];
+let consoleLog: jest.SpyInstance;
 
 interface PoolCounts {
   numUsed(): number;
@@ -43,7 +47,9 @@ beforeAll(async () => {
     poolMax: POOL_MAX,
     acquireTimeoutMs: ACQUIRE_TIMEOUT_MS,
     statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+    logger: createLogger({ level: 'debug', destination: { write: (line: string) => knexLines.push(line) } }),
   }).knex;
+  consoleLog = jest.spyOn(console, 'log');
   testApp = await startTestApp({ database: { knex: viaProxy, kind: 'postgres', close: () => viaProxy.destroy() } });
 }, 60_000);
 
@@ -56,7 +62,7 @@ afterEach(() => proxy.setMode('forward'));
 
 function createCustomer(location: string, key?: string) {
   const call = request(testApp.app).post('/v1/customers').set(testApp.as(location));
-  return (key === undefined ? call : call.set('Idempotency-Key', key)).send({ externalReferenceId: 'fault' });
+  return (key === undefined ? call : call.set('Idempotency-Key', key)).send({ description: 'fault' });
 }
 
 async function timed<T>(work: () => PromiseLike<T>): Promise<{ result: T; elapsedMs: number }> {
@@ -205,3 +211,17 @@ async function waitFor(condition: () => Promise<boolean>, attempts = 100): Promi
   }
   throw new Error('condition not met');
 }
+
+describe("Knex's own log during the faults above", () => {
+  it('is JSON lines through the service logger, one line each without a stack, and nothing on the console', () => {
+    expect(knexLines.length).toBeGreaterThan(0);
+    for (const line of knexLines) {
+      expect(line.trim().split('\n')).toHaveLength(1);
+      const entry = JSON.parse(line) as { component?: string; msg?: string };
+      expect(entry).toMatchObject({ component: 'knex', msg: expect.any(String) });
+      expect(entry.msg).not.toMatch(/\n| {4}at /);
+    }
+    expect(knexLines.some((line) => /Connection Error|Acquire connection error/.test(line))).toBe(true);
+    expect(consoleLog).not.toHaveBeenCalled();
+  });
+});

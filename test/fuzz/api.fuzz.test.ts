@@ -215,6 +215,13 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
     where not exists (select 1 from payment_methods p
                       where p.location_id = d.location_id and p.id = d.payment_method_id and p.customer_id = d.customer_id)`);
   expect((dangling.rows as Array<{ count: number }>)[0]?.count).toBe(0);
+
+  // A location holds at most one customer per externalReferenceId.
+  const shared = await testApp.db.knex.raw(`
+    select count(*)::int as count from (
+      select 1 from customers where external_reference_id is not null
+      group by location_id, external_reference_id having count(*) > 1) shared`);
+  expect((shared.rows as Array<{ count: number }>)[0]?.count).toBe(0);
 }
 
 function remember(step: Step, response: request.Response, known: Known): void {

@@ -41,17 +41,32 @@ describe('POST /v1/customers', () => {
     expect(response.body.externalReferenceId).toBe('plain');
   });
 
-  it('ignores unknown fields and never lets the caller choose the id', async () => {
+  it('refuses unknown fields, naming each, and never lets the caller choose the id', async () => {
     const chosen = '00000000-0000-4000-8000-000000000000';
     const location = newLocation();
     const response = await request(testApp.app)
       .post('/v1/customers')
       .set(testApp.as(location))
       .send({ id: chosen, externalReferenceId: 'x', isAdmin: true })
-      .expect(200);
-    expect(response.body.id).not.toBe(chosen);
-    expect(Object.keys(response.body).sort()).toEqual(['description', 'externalReferenceId', 'id']);
+      .expect(400);
+    expect(response.body).toMatchObject({ status: 400, code: 1000, messageKey: 'VALIDATION_FAILED' });
+    expect(response.body.errors.map((error: { fieldName: string }) => error.fieldName).sort()).toEqual(['id', 'isAdmin']);
     await request(testApp.app).get(`/v1/customers/${chosen}`).set(testApp.as(location)).expect(404);
+    const stored = await testApp.db.knex('customers').where({ location_id: location }).count<{ count: string }[]>('* as count');
+    expect(Number(stored[0]?.count)).toBe(0);
+  });
+
+  it('refuses a misspelt field rather than creating a customer without it, and suggests the field meant', async () => {
+    const location = newLocation();
+    const response = await request(testApp.app).post('/v1/customers').set(testApp.as(location)).send({ externalReferenceID: 'crm-42' }).expect(400);
+    expect(response.body).toMatchObject({
+      code: 1000,
+      messageKey: 'VALIDATION_FAILED',
+      fieldName: 'externalReferenceID',
+      message: 'Unknown field: did you mean externalReferenceId? Field names are case-sensitive.',
+    });
+    const stored = await testApp.db.knex('customers').where({ location_id: location }).count<{ count: string }[]>('* as count');
+    expect(Number(stored[0]?.count)).toBe(0);
   });
 
   it('accepts the longest allowed strings, with line breaks in the description', async () => {
@@ -100,6 +115,45 @@ describe('POST /v1/customers', () => {
   });
 });
 
+describe('POST /v1/customers with an externalReferenceId the location already holds (get-or-create)', () => {
+  const countAt = async (location: string) =>
+    Number((await testApp.db.knex('customers').where({ location_id: location }).count<{ count: string }[]>('* as count'))[0]?.count);
+
+  it('answers 200 with that customer, unchanged, and creates nothing', async () => {
+    const location = newLocation();
+    const first = await createCustomer(testApp, location, { externalReferenceId: 'crm-42', description: 'ada@example.com' });
+    const again = await request(testApp.app)
+      .post('/v1/customers')
+      .set(testApp.as(location))
+      .send({ externalReferenceId: 'crm-42', description: 'a different description' })
+      .expect(200);
+    expect(again.body).toEqual(first);
+    expect(await countAt(location)).toBe(1);
+  });
+
+  it('still creates a new customer for every create without a reference, and per location', async () => {
+    const location = newLocation();
+    const [a, b] = [await createCustomer(testApp, location, {}), await createCustomer(testApp, location, { externalReferenceId: null })];
+    expect(a.id).not.toBe(b.id);
+    const elsewhere = await createCustomer(testApp, newLocation(), { externalReferenceId: 'crm-42' });
+    const here = await createCustomer(testApp, location, { externalReferenceId: 'crm-42' });
+    expect(here.id).not.toBe(elsewhere.id);
+    expect(await countAt(location)).toBe(3);
+  });
+
+  it('makes one customer of twenty concurrent creates with one reference, and answers it to all', async () => {
+    const location = newLocation();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        request(testApp.app).post('/v1/customers').set(testApp.as(location)).send({ externalReferenceId: 'crm-race', description: `try ${index}` }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    expect(await countAt(location)).toBe(1);
+  });
+});
+
 describe('GET /v1/customers/{id}', () => {
   it('answers 404 CUSTOMER_NOT_FOUND for an unknown id', async () => {
     const response = await request(testApp.app)
@@ -123,10 +177,10 @@ describe('GET /v1/customers/{id}', () => {
 });
 
 describe('GET /v1/customers?externalReferenceId=', () => {
-  it("lists the location's customers with that reference, oldest first, with results equal to the count", async () => {
+  it("answers the location's one customer with that reference, never another location's", async () => {
     const location = newLocation();
     const first = await createCustomer(testApp, location, { externalReferenceId: 'shared', description: 'first' });
-    const second = await createCustomer(testApp, location, { externalReferenceId: 'shared', description: 'second' });
+    await createCustomer(testApp, location, { externalReferenceId: 'shared', description: 'second' });
     await createCustomer(testApp, location, { externalReferenceId: 'other' });
     await createCustomer(testApp, newLocation(), { externalReferenceId: 'shared' });
 
@@ -135,7 +189,7 @@ describe('GET /v1/customers?externalReferenceId=', () => {
       .query({ externalReferenceId: 'shared' })
       .set(testApp.as(location))
       .expect(200);
-    expect(response.body).toEqual({ results: 2, customers: [first, second] });
+    expect(response.body).toEqual({ results: 1, customers: [first] });
   });
 
   it('answers an empty list when nothing matches', async () => {

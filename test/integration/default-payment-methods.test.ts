@@ -112,7 +112,7 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
   });
 
   it.each([
-    ['paymentMethodId', (cardId: string) => ({ paymentMethodId: 'not-a-uuid', contextName: 'c', _: cardId })],
+    ['paymentMethodId', (_cardId: string) => ({ paymentMethodId: 'not-a-uuid', contextName: 'c' })],
     ['contextName', (cardId: string) => ({ paymentMethodId: cardId, contextName: '' })],
     ['contextName', (cardId: string) => ({ paymentMethodId: cardId, contextName: 'x'.repeat(256) })],
     ['contextName', (cardId: string) => ({ paymentMethodId: cardId, contextName: 'tab\there' })],

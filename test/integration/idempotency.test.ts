@@ -25,7 +25,7 @@ function post(location: string, path: string, key: string | undefined, body: obj
 
 const CREATES = creatingOperations(() => testApp);
 
-describe.each(CREATES)('Idempotency-Key on POST $template', ({ table, prepare }) => {
+describe.each(CREATES)('Idempotency-Key on POST $template', ({ table, prepare, another }) => {
   it('replays the first answer to a retry with the same body, marked Idempotent-Replayed, and creates one record', async () => {
     const location = newLocation();
     const { path, body } = await prepare(location);
@@ -46,7 +46,7 @@ describe.each(CREATES)('Idempotency-Key on POST $template', ({ table, prepare })
     const key = randomUUID();
     await post(location, path, key, body).expect((response) => expect(response.status).toBeLessThan(300));
     const before = await countRows(table, location);
-    const reused = await post(location, path, key, { ...body, externalReferenceId: 'something-else' }).expect(422);
+    const reused = await post(location, path, key, another(body)).expect(422);
     expect(reused.body).toMatchObject({ status: 422, code: 1007, messageKey: 'IDEMPOTENCY_KEY_REUSED', fieldName: 'Idempotency-Key' });
     expect(await countRows(table, location)).toBe(before);
   });

@@ -90,6 +90,22 @@ describe('POST /v1/payment-intents', () => {
     expect(await testApp.db.knex('payment_intents').where({ location_id: location })).toEqual([]);
   });
 
+  it.each([
+    ['amount', { amount: 12.5 }, 'Must be a whole number.'],
+    ['amount', { amount: '1250' }, 'Must be a whole number.'],
+    ['amount', { amount: 0 }, 'Must be at least 1.'],
+    ['amount', { amount: 100_000_000 }, 'Must be at most 99999999.'],
+    ['externalReferenceId', { externalReferenceId: 'x'.repeat(256) }, 'Must be at most 255 characters long.'],
+    ['externalReferenceId', { externalReferenceId: undefined }, 'Required.'],
+    ['captureMethod', { captureMethod: 'LATER' }, 'Must be one of "MANUAL", "AUTOMATIC".'],
+    ['offSession', { offSession: 'yes' }, 'Must be true or false.'],
+    ['email', { email: 'not-an-email' }, 'Must be an e-mail address.'],
+    ['currency', { currency: 'EUR' }, 'Must be one of USD, CAD.'],
+  ])('explains a bad %s in its own words, not the validator’s (%j)', async (fieldName, overrides, message) => {
+    const response = await createIntent(newLocation(), { ...minimal, ...overrides }).expect(400);
+    expect(response.body).toMatchObject({ fieldName, message });
+  });
+
   it('answers 404 naming customerId for a customer unknown at this location', async () => {
     const owner = newLocation();
     const customer = await createCustomer(testApp, owner);

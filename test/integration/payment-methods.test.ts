@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { buildOpenApiDocument } from '../../src/docs/openapi-document';
 import { cardInput, createCustomer, saveCard } from '../factories/customers';
 import { newLocation } from '../factories/locations';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -50,6 +51,18 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
     );
     expect(card.cardType).toBe(cardType);
     expect(card.card.type).toBe(kept);
+  });
+
+  it('refuses an unknown field inside the card, naming it by its path, and saves nothing', async () => {
+    const { location, customer } = await customerAt();
+    const response = await request(testApp.app)
+      .post(`/v1/customers/${customer.id}/payment-methods`)
+      .set(testApp.as(location))
+      .send({ type: 'CARD', card: { type: 'Visa', lastFour: '4242', expiry: { month: '7', year: nextYear, Day: '01' } } })
+      .expect(400);
+    expect(response.body).toMatchObject({ code: 1000, messageKey: 'VALIDATION_FAILED', fieldName: 'card.expiry.Day' });
+    const stored = await testApp.db.knex('payment_methods').where({ location_id: location }).count<{ count: string }[]>('* as count');
+    expect(Number(stored[0]?.count)).toBe(0);
   });
 
   it('reads a two-digit year as 20YY', async () => {
@@ -222,5 +235,54 @@ describe('DELETE /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
       .set(testApp.as(location))
       .expect(400);
     expect(response.body.fieldName).toBe('paymentMethodId');
+  });
+});
+
+describe('the most cards a customer may hold (MAX_CARDS_PER_CUSTOMER)', () => {
+  let capped: TestApp;
+  beforeAll(async () => {
+    capped = await startTestApp({ maxCardsPerCustomer: 3 });
+  });
+  afterAll(() => capped.close());
+
+  const card = (fingerprint: string) => cardInput({ fingerprint });
+  const cardsOf = async (location: string) =>
+    Number((await capped.db.knex('payment_methods').where({ location_id: location }).count<{ count: string }[]>('* as count'))[0]?.count);
+
+  it('answers 409 CARD_LIMIT_REACHED for one card more, saving nothing; updating a saved card and saving after a removal still work', async () => {
+    const location = newLocation();
+    const customer = await createCustomer(capped, location);
+    const saved = [];
+    for (const fingerprint of ['fp-1', 'fp-2', 'fp-3']) saved.push(await saveCard(capped, location, customer.id, card(fingerprint)));
+
+    const refused = await request(capped.app).post(`/v1/customers/${customer.id}/payment-methods`).set(capped.as(location)).send(card('fp-4')).expect(409);
+    expect(refused.body).toMatchObject({ status: 409, code: 3004, messageKey: 'CARD_LIMIT_REACHED' });
+    expect(refused.body.message).toContain('3 saved cards');
+    expect(await cardsOf(location)).toBe(3);
+
+    // The vault renewing a saved card is an update, not a fourth card.
+    await request(capped.app).post(`/v1/customers/${customer.id}/payment-methods`).set(capped.as(location)).send(card('fp-2')).expect(200);
+
+    await request(capped.app).delete(`/v1/customers/${customer.id}/payment-methods/${saved[0]?.id}`).set(capped.as(location)).expect(204);
+    await request(capped.app).post(`/v1/customers/${customer.id}/payment-methods`).set(capped.as(location)).send(card('fp-4')).expect(201);
+    expect(await cardsOf(location)).toBe(3);
+  });
+
+  it('lets no more than the limit through when saves race', async () => {
+    const location = newLocation();
+    const customer = await createCustomer(capped, location);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        request(capped.app).post(`/v1/customers/${customer.id}/payment-methods`).set(capped.as(location)).send(card(`race-${index}`)),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(3).fill(201), ...Array(9).fill(409)]);
+    expect(await cardsOf(location)).toBe(3);
+  });
+
+  it('is 50 by default, as the document declares', () => {
+    const schema = buildOpenApiDocument().components?.schemas?.CustomerPaymentMethodsResponse as { properties: { paymentMethods: { maxItems: number } } };
+    expect(schema.properties.paymentMethods.maxItems).toBe(50);
   });
 });

@@ -43,6 +43,8 @@ export interface TestAppOptions {
   maxLoginFailures?: number;
   maxLoginFailuresPerAddress?: number;
   sessionSecretTtlSeconds?: number;
+  /** MAX_CARDS_PER_CUSTOMER: the documented 50 when omitted. */
+  maxCardsPerCustomer?: number;
   /** Shared with the test, to start a shutdown. */
   readiness?: Readiness;
   /** Time requests for /metrics (exposed as `metrics`). */
@@ -96,6 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         settings: {
           paymentCurrencies: ['USD', 'CAD'],
           sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? 86_400,
+          ...(options.maxCardsPerCustomer === undefined ? {} : { maxCardsPerCustomer: options.maxCardsPerCustomer }),
           corsAllowedOrigins: [TEST_CORS_ORIGIN],
           idempotency: { ttlSeconds: options.idempotencyTtlSeconds ?? 86_400, lockTimeoutSeconds: 60 },
           rateLimit: options.rateLimit ?? { requests: 100_000, windowSeconds: 60 },

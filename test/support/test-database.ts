@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { openDatabase, type DatabaseKind } from '../../src/platform/db/database';
 import { migrateToLatest } from '../../src/platform/db/migration-source';
+import { createLogger } from '../../src/platform/logger';
 
 export interface TestDatabase {
   knex: Knex;
@@ -9,7 +10,11 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-const POOL = { acquireTimeoutMs: 10_000, statementTimeoutMs: 10_000 };
+/**
+ * Knex's warnings (lost connections while the fault tests break the network)
+ * would fill the test output; tests that look at them open their own database.
+ */
+const POOL = { acquireTimeoutMs: 10_000, statementTimeoutMs: 10_000, logger: createLogger({ level: 'silent' }) };
 
 /**
  * A migrated database for one test file (`migrate: false`: an empty one). Without DATABASE_URL it is a PGlite

@@ -13,6 +13,14 @@ function configWith(env: Record<string, string>) {
 
 const CHEAP = { N: 1024, r: 8, p: 1 };
 
+/** Everything production needs, so that a test can leave one out (an empty value is "not set"). */
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  AUTH_SIGNING_KEY_FILE: '/run/secrets/signing-key.json',
+  AUTH_CLIENTS: '[]',
+  DATABASE_URL: 'postgres://service@db.internal:5432/payments',
+};
+
 describe('client secrets', () => {
   it('verifies the right secret and refuses a wrong one or a malformed hash', async () => {
     const hash = await hashClientSecret('s3cret', CHEAP);
@@ -43,12 +51,15 @@ describe('API clients from configuration', () => {
   });
 
   it('refuses to start in production with no clients', async () => {
-    await expect(loadApiClients(configWith({ NODE_ENV: 'production' }))).rejects.toThrow(/needs API clients/);
+    expect(() => configWith({ ...PRODUCTION, AUTH_CLIENTS: '' })).toThrow(/AUTH_CLIENTS_FILE: NODE_ENV=production needs the API clients/);
+    // A configuration made some other way is refused by the loader too.
+    await expect(loadApiClients({ ...configWith({}), NODE_ENV: 'production' })).rejects.toThrow(/needs API clients/);
+    await expect(loadApiClients(configWith({ ...PRODUCTION, AUTH_CLIENTS: '[]' }))).rejects.toThrow(/needs API clients/);
   });
 
   it('refuses to start in production with the development client', async () => {
     const devClient = { clientId: DEV_CLIENT_ID, secretHash: await hashClientSecret('x', CHEAP), scopes: ['spi.customers:read'], locations: ['*'] };
-    const config = configWith({ NODE_ENV: 'production', AUTH_CLIENTS: JSON.stringify([devClient]) });
+    const config = configWith({ ...PRODUCTION, AUTH_CLIENTS: JSON.stringify([devClient]) });
     await expect(loadApiClients(config)).rejects.toThrow(/refuses the development client/);
   });
 
@@ -73,7 +84,9 @@ describe('signing keys', () => {
   });
 
   it('refuses to start in production without AUTH_SIGNING_KEY_FILE', async () => {
-    await expect(loadSigningKeys(configWith({ NODE_ENV: 'production' }))).rejects.toThrow(/AUTH_SIGNING_KEY_FILE/);
+    expect(() => configWith({ ...PRODUCTION, AUTH_SIGNING_KEY_FILE: '' })).toThrow(/AUTH_SIGNING_KEY_FILE: NODE_ENV=production needs/);
+    // A configuration made some other way is refused by the loader too.
+    await expect(loadSigningKeys({ ...configWith({}), NODE_ENV: 'production' })).rejects.toThrow(/AUTH_SIGNING_KEY_FILE/);
   });
 
   it('loads the configured key and publishes retired keys after it', async () => {
@@ -96,5 +109,24 @@ describe('external identity provider settings', () => {
     expect(() =>
       loadConfig({ AUTH_JWKS_URL: 'https://idp.example/jwks.json', AUTH_ISSUER: 'https://idp.example/', AUTH_AUDIENCE: 'api' }),
     ).not.toThrow();
+  });
+});
+
+describe('production settings', () => {
+  it('names every missing one in one error, not one per restart', () => {
+    let message = '';
+    try {
+      loadConfig({ NODE_ENV: 'production', PORT: 'eighty' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^Invalid configuration \(4 problems\):/);
+    for (const name of ['PORT', 'AUTH_SIGNING_KEY_FILE', 'AUTH_CLIENTS_FILE', 'DATABASE_URL']) expect(message).toContain(`\n- ${name}: `);
+  });
+
+  it('refuses the embedded database unless ALLOW_EMBEDDED_DATABASE=true', () => {
+    expect(() => loadConfig({ ...PRODUCTION, DATABASE_URL: '' })).toThrow(/DATABASE_URL: NODE_ENV=production needs a PostgreSQL server/);
+    expect(loadConfig({ ...PRODUCTION, DATABASE_URL: '', ALLOW_EMBEDDED_DATABASE: 'true' })).toMatchObject({ ALLOW_EMBEDDED_DATABASE: true });
+    expect(loadConfig({ ...PRODUCTION })).toMatchObject({ NODE_ENV: 'production' });
   });
 });

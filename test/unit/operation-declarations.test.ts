@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_OPERATIONS } from '../../src/api-operations';
-import { expressPath, operationsOf, pathParameters } from '../../src/api/operation';
+import { expressRoute, operationsOf, pathParameters } from '../../src/api/operation';
 import { SCOPE } from '../../src/auth/scopes';
 
 const operation = operationsOf<object>();
@@ -32,8 +32,8 @@ describe('operation declarations', () => {
     },
   );
 
-  it('turns an OpenAPI path template into the Express route below /v1', () => {
-    expect(expressPath('/v1/customers/{id}/payment-methods/defaults/{contextName}')).toBe('/customers/:id/payment-methods/defaults/:contextName');
+  it('turns an OpenAPI path template into the Express route', () => {
+    expect(expressRoute('/v1/customers/{id}/payment-methods/defaults/{contextName}')).toBe('/v1/customers/:id/payment-methods/defaults/:contextName');
     expect(pathParameters('/v1/customers/{id}/payment-methods/{paymentMethodId}')).toEqual(['id', 'paymentMethodId']);
   });
 

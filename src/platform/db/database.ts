@@ -4,6 +4,8 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import type { Config } from '../config';
+import { createLogger, type Logger } from '../logger';
+import { lockDataDir } from './data-dir-lock';
 import { migrationSource } from './migration-source';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -18,6 +20,8 @@ export interface DatabaseOptions {
   statementTimeoutMs: number;
   /** Schemas to search first; tests isolate each file in its own schema. */
   searchPath?: string[];
+  /** Where Knex's own warnings go (a lost connection, a failed acquire), as JSON lines; the service's format at warn when omitted. */
+  logger?: Logger;
 }
 
 export interface Database {
@@ -26,8 +30,9 @@ export interface Database {
 }
 
 /** The database the configuration names: the server at DATABASE_URL, else PGlite under DATA_DIR. */
-export function databaseOptionsFrom(config: Config): DatabaseOptions {
+export function databaseOptionsFrom(config: Config, logger?: Logger): DatabaseOptions {
   return {
+    ...(logger === undefined ? {} : { logger }),
     databaseUrl: config.DATABASE_URL,
     dataDir: path.resolve(config.DATA_DIR, 'pglite'),
     poolMax: config.DB_POOL_MAX,
@@ -89,12 +94,48 @@ function pgliteConfig(options: DatabaseOptions): Knex.Config {
   };
 }
 
+/**
+ * Knex writes its warnings with console.log, as multi-line text with a stack
+ * ("Acquire connection error: …"). They go through pino instead, one JSON line
+ * each, its first line only: the stack says where in Knex, which no operator needs.
+ */
+function knexLog(logger: Logger): Knex.Logger {
+  const log = logger.child({ component: 'knex' });
+  const firstLine = (message: unknown): string => String(message).split('\n')[0] ?? '';
+  return {
+    warn: (message: unknown) => log.warn(firstLine(message)),
+    error: (message: unknown) => log.error(firstLine(message)),
+    deprecate: (method: unknown, alternative: unknown) => log.warn(`${String(method)} is deprecated; use ${String(alternative)}`),
+    debug: (message: unknown) => log.debug(firstLine(message)),
+  };
+}
+
 /** Knex's configuration for the server at `databaseUrl`, or for an embedded PGlite (which it starts). */
 export function databaseConfig(options: DatabaseOptions): Knex.Config & { migrations: Knex.MigratorConfig } {
   const config = options.databaseUrl !== undefined ? postgresConfig(options.databaseUrl, options) : pgliteConfig(options);
-  return { ...config, migrations: { migrationSource } };
+  return { ...config, log: knexLog(options.logger ?? createLogger({ level: 'warn' })), migrations: { migrationSource } };
 }
 
+/**
+ * Opens the database. An embedded one kept in a folder is locked to this
+ * process first (data-dir-lock.ts), and given back when Knex is destroyed.
+ */
 export function openDatabase(options: DatabaseOptions): Database {
-  return { knex: knexFactory(databaseConfig(options)), kind: options.databaseUrl !== undefined ? 'postgres' : 'pglite' };
+  if (options.databaseUrl !== undefined || options.dataDir === undefined) {
+    return { knex: knexFactory(databaseConfig(options)), kind: options.databaseUrl !== undefined ? 'postgres' : 'pglite' };
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const release = lockDataDir(options.dataDir);
+  let knex: Knex;
+  try {
+    knex = knexFactory(databaseConfig(options));
+  } catch (error) {
+    release();
+    throw error;
+  }
+  // knex.destroy() is read-only and hands over to its client's destroy, which may be replaced on the instance.
+  const client = knex.client as { destroy(callback?: unknown): Promise<void> };
+  const destroy = client.destroy.bind(client);
+  client.destroy = (callback?: unknown) => destroy(callback).finally(release);
+  return { knex, kind: 'pglite' };
 }

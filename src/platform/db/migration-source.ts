@@ -4,6 +4,7 @@ import * as paymentIntents from '../../../migrations/20261122010000_payment_inte
 import * as rateLimitsAndIdempotencyKeys from '../../../migrations/20261123000000_rate_limits_and_idempotency_keys';
 import * as idempotencyKeysByIssuer from '../../../migrations/20261124000000_idempotency_keys_by_issuer';
 import * as identifiersInNfc from '../../../migrations/20261124010000_identifiers_in_nfc';
+import * as oneCustomerPerReference from '../../../migrations/20261125000000_one_customer_per_reference';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261123000000_rate_limits_and_idempotency_keys', rateLimitsAndIdempotencyKeys],
   ['20261124000000_idempotency_keys_by_issuer', idempotencyKeysByIssuer],
   ['20261124010000_identifiers_in_nfc', identifiersInNfc],
+  ['20261125000000_one_customer_per_reference', oneCustomerPerReference],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

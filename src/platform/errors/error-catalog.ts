@@ -63,7 +63,7 @@ export const ERROR_CATALOG = {
     code: 4001,
     message: 'A bearer access token is required: Authorization: Bearer <token>.',
   },
-  INVALID_TOKEN: { status: 401, code: 4002, message: 'The access token is invalid or has expired.' },
+  INVALID_TOKEN: { status: 401, code: 4002, message: 'The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).' },
   INVALID_CLIENT_CREDENTIALS: { status: 401, code: 4003, message: 'The client id or client secret is wrong.' },
   SESSION_SECRET_INVALID: {
     status: 401,
@@ -96,6 +96,11 @@ export const ERROR_CATALOG = {
     status: 409,
     code: 3003,
     message: 'A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.',
+  },
+  CARD_LIMIT_REACHED: {
+    status: 409,
+    code: 3004,
+    message: 'The customer already holds the most saved cards allowed. Remove one before saving another.',
   },
   RATE_LIMITED: {
     status: 429,

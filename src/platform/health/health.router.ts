@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Knex } from 'knex';
 import { DomainError } from '../errors/domain-error';
 import type { Readiness } from '../lifecycle/readiness';
+import { SERVICE_VERSION } from '../service-version';
 
 export const LIVENESS_PATH = '/health/live';
 export const READINESS_PATH = '/health/ready';
@@ -23,7 +24,7 @@ export function healthRouter(db: Knex, readiness: Readiness, databaseTimeoutMs: 
   const router = Router();
   router.get(LIVENESS_PATH, (_request, response) => {
     response.setHeader('Cache-Control', 'no-store');
-    response.status(200).json({ status: 'UP' });
+    response.status(200).json({ status: 'UP', version: SERVICE_VERSION });
   });
   router.get(READINESS_PATH, async (_request, response) => {
     response.setHeader('Cache-Control', 'no-store');
@@ -38,7 +39,7 @@ export function healthRouter(db: Knex, readiness: Readiness, databaseTimeoutMs: 
         headers: { 'Retry-After': '5' },
       });
     }
-    response.status(200).json({ status: 'UP', database: 'UP' });
+    response.status(200).json({ status: 'UP', database: 'UP', version: SERVICE_VERSION });
   });
   return router;
 }

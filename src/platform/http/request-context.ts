@@ -27,6 +27,14 @@ declare global {
       locationId?: string;
       /** The verified bearer token's claims, set by the authentication middleware. */
       auth?: AccessTokenClaims;
+      /**
+       * The route template for logs and metrics, where Express's own would be
+       * wrong or missing: set by a /v1 operation as it starts (Express forgets
+       * the /v1 mount once an error leaves its router), or by labelErrorRoutes.
+       */
+      routeTemplate?: string;
+      /** The client id a refused login tried, as the log may show it (login.service.ts withholds secret-shaped ones). */
+      attemptedClientId?: string;
     }
   }
 }

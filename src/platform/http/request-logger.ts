@@ -34,7 +34,8 @@ export function requestLogger(logger: Logger): RequestHandler {
         status: response.statusCode,
         durationMs: Math.round(durationMs * 100) / 100,
         locationId: request.locationId,
-        clientId: request.auth?.clientId,
+        // A refused login has no token: the client id it tried, so that an operator can tell who is failing.
+        clientId: request.auth?.clientId ?? request.attemptedClientId,
       };
       access.info(line, 'request completed');
     });

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import { DomainError, type FieldProblem } from '../errors/domain-error';
 import { findCardNumberField } from './card-number';
+import { unknownFieldMessage } from './unknown-fields';
+// The service's own messages for zod's defaults, installed before any parse.
+import './messages';
 
 /**
  * Parses one part of a request (body, path parameters, query) with its schema.
@@ -14,10 +17,12 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const problems: FieldProblem[] = result.error.issues.map((issue) => ({
-    fieldName: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
+  const problems: FieldProblem[] = result.error.issues.flatMap((issue) =>
+    // One problem per unknown field, each named, rather than one for their object.
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ fieldName: [...issue.path, key].map(String).join('.'), message: unknownFieldMessage(schema, issue.path, key) }))
+      : [{ fieldName: issue.path.map(String).join('.'), message: issue.message }],
+  );
   const named = problems.filter((problem) => problem.fieldName !== '');
   if (named.length === 0) {
     throw new DomainError('BODY_REQUIRED', { message: problems[0]?.message ?? 'The request body must be a JSON object.' });

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { LOGIN_PATH } from '../../../src/auth/login.router';
 import { SCOPES } from '../../../src/auth/scopes';
 import { LOCATION_HEADER, newLocation } from '../../factories/locations';
-import { startTestApp, TEST_AUDIENCE, TEST_CLIENT, TEST_ISSUER, testSecretHash, type TestApp } from '../../support/test-app';
+import { parsedLogs, startTestApp, TEST_AUDIENCE, TEST_CLIENT, TEST_ISSUER, testSecretHash, type TestApp } from '../../support/test-app';
 
 let testApp: TestApp;
 beforeAll(async () => {
@@ -148,6 +148,38 @@ describe('RFC 6749 client-credentials grant (form-encoded)', () => {
     }
     const throttled = await formLogin({ grant_type: 'client_credentials', client_id: 'locked-form', client_secret: 'locked-secret' }).expect(429);
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('the log line of a refused login', () => {
+  // Its own app: the failures above have spent most of this address's budget.
+  let logged: TestApp;
+  beforeAll(async () => {
+    logged = await startTestApp({
+      clients: [{ clientId: 'reader', secretHash: await testSecretHash('reader-secret'), scopes: ['spi.customers:read'], locations: ['*'] }],
+    });
+  });
+  afterAll(() => logged.close());
+  const accessLineOf = (requestId: string) =>
+    parsedLogs(logged.logLines).find((line) => line.msg === 'request completed' && line.requestId === requestId);
+  const secretShaped = 'Qx7vJ2mP9rT4wY6zB1nC3dF5gH8kL0sA2eR4tU6iO8p';
+
+  it.each([
+    ['a configured client with a wrong secret', 'reader', 'reader'],
+    ['an unknown id shaped like one', 'shop-backend-2', 'shop-backend-2'],
+    ['a client secret pasted as the id', secretShaped, '(withheld: not shaped like a client id)'],
+    ['an id with spaces and markup', '<b>admin</b> --', '(withheld: not shaped like a client id)'],
+  ])('names the client id it tried, for %s, and never the secret', async (_case, clientId, shown) => {
+    const response = await request(logged.app).post(LOGIN_PATH).send({ clientId, clientSecret: 'a-wrong-secret-for-the-log' }).expect(401);
+    expect(accessLineOf(response.headers['x-request-id'] as string)).toMatchObject({ status: 401, clientId: shown, route: LOGIN_PATH });
+    expect(logged.logLines.join('\n')).not.toContain('a-wrong-secret-for-the-log');
+    if (shown !== clientId) expect(logged.logLines.join('\n')).not.toContain(clientId);
+  });
+
+  it('refuses a card number as the client id before any lookup (400, code 1004) and never logs it', async () => {
+    const response = await request(logged.app).post(LOGIN_PATH).send({ clientId: '4111111111111111', clientSecret: 'x' }).expect(400);
+    expect(response.body).toMatchObject({ code: 1004, messageKey: 'CARD_NUMBER_REJECTED' });
+    expect(logged.logLines.join('\n')).not.toContain('4111111111111111');
   });
 });
 

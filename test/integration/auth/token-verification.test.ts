@@ -79,10 +79,12 @@ function callWith(token: string) {
     .set(LOCATION_HEADER, 'loc-1');
 }
 
-async function expectInvalidToken(token: string): Promise<void> {
+/** `says`: what the message tells the caller is wrong (an expired token from a forged one). */
+async function expectInvalidToken(token: string, says?: RegExp): Promise<void> {
   const response = await callWith(token);
   expect(response.status).toBe(401);
   expect(response.body).toMatchObject({ status: 401, code: 4002, messageKey: 'INVALID_TOKEN' });
+  if (says !== undefined) expect(response.body.message).toMatch(says);
   expect(response.headers['www-authenticate']).toBe('Bearer realm="customer-payment-profiles", error="invalid_token"');
 }
 
@@ -102,21 +104,21 @@ describe.each(['the built-in issuer', 'an external JWKS on loopback'])('tokens f
   });
 
   it.each([
-    ['expired', { exp: now() - 120 }],
-    ['not yet valid', { nbf: now() + 120 }],
-    ['without exp', { exp: undefined }],
-    ['with a wrong aud', { aud: 'someone-else' }],
-    ['without locations', { locations: undefined }],
+    ['expired', { exp: now() - 120 }, /has expired: get a new one/],
+    ['not yet valid', { nbf: now() + 120 }, /not valid yet/],
+    ['without exp', { exp: undefined }, /exp claim/],
+    ['with a wrong aud', { aud: 'someone-else' }, /another audience/],
+    ['without locations', { locations: undefined }, /lacks the scope or locations/],
     // Issue 17, item 9: an external token living 100 years was accepted.
-    ['living 100 years', { iat: now(), exp: now() + 100 * 365 * 86_400 }],
-    ['living one second longer than AUTH_MAX_TOKEN_LIFETIME_SECONDS', { iat: now() - 60, exp: now() - 60 + 86_401 }],
-    ['without iat', { iat: undefined }],
-  ])('are refused with 401 invalid_token when %s', async (_case, overrides) => {
-    await expectInvalidToken(await signToken(signer().key, header(), claims(overrides)));
+    ['living 100 years', { iat: now(), exp: now() + 100 * 365 * 86_400 }, /lives longer than/],
+    ['living one second longer than AUTH_MAX_TOKEN_LIFETIME_SECONDS', { iat: now() - 60, exp: now() - 60 + 86_401 }, /lives longer than/],
+    ['without iat', { iat: undefined }, /iat claim/],
+  ])('are refused with 401 invalid_token when %s, saying so', async (_case, overrides, says) => {
+    await expectInvalidToken(await signToken(signer().key, header(), claims(overrides)), says);
   });
 
   it('are refused with a wrong iss', async () => {
-    await expectInvalidToken(await signToken(signer().key, header(), claims({ iss: 'https://evil.example/' })));
+    await expectInvalidToken(await signToken(signer().key, header(), claims({ iss: 'https://evil.example/' })), /issuer this service does not trust/);
   });
 
   it('are refused with alg none', async () => {
@@ -131,8 +133,8 @@ describe.each(['the built-in issuer', 'an external JWKS on loopback'])('tokens f
 
   it('are refused when signed by an unknown key under a known kid, and under an unknown kid', async () => {
     const { privateKey } = await generateKeyPair('ES256');
-    await expectInvalidToken(await signToken(privateKey, header(), claims()));
-    await expectInvalidToken(await signToken(privateKey, { ...header(), kid: 'unknown-kid' }, claims()));
+    await expectInvalidToken(await signToken(privateKey, header(), claims()), /signature does not verify/);
+    await expectInvalidToken(await signToken(privateKey, { ...header(), kid: 'unknown-kid' }, claims()), /key this service does not know/);
   });
 
   it('are refused when the payload was tampered with', async () => {
@@ -213,7 +215,7 @@ describe('a client id that both issuers use', () => {
     );
   const createAs = (app: TestApp, token: string, location: string, key?: string) => {
     const call = request(app.app).post('/v1/customers').set('Authorization', `Bearer ${token}`).set(LOCATION_HEADER, location);
-    return (key === undefined ? call : call.set('Idempotency-Key', key)).send({ externalReferenceId: 'same-body' });
+    return (key === undefined ? call : call.set('Idempotency-Key', key)).send({ description: 'same-body' });
   };
 
   it('names two callers: the same Idempotency-Key and body never replay the other issuer’s answer', async () => {

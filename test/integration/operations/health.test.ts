@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import knexFactory from 'knex';
+import packageJson from '../../../package.json';
 import request from 'supertest';
 import { Readiness } from '../../../src/platform/lifecycle/readiness';
 import { freePort } from '../../support/process/free-port';
@@ -12,12 +15,19 @@ describe('GET /health/live and /health/ready', () => {
   });
   afterAll(() => t.close());
 
-  it('answers live and ready without a token or a location header, never cached', async () => {
+  it('answers live and ready without a token or a location header, never cached, with the build’s own version', async () => {
     const live = await request(t.app).get('/health/live').expect(200);
-    expect(live.body).toEqual({ status: 'UP' });
+    expect(live.body).toEqual({ status: 'UP', version: packageJson.version });
     expect(live.headers['cache-control']).toBe('no-store');
     const ready = await request(t.app).get('/health/ready').expect(200);
-    expect(ready.body).toEqual({ status: 'UP', database: 'UP' });
+    expect(ready.body).toEqual({ status: 'UP', database: 'UP', version: packageJson.version });
+  });
+
+  it('keeps the build’s version apart from the API’s, and CHANGELOG.md records the build’s', async () => {
+    const document = (await request(t.app).get('/openapi.json').expect(200)).body as { info: { version: string } };
+    expect(document.info.version).toBe('1.1.5');
+    expect(packageJson.version).not.toBe(document.info.version);
+    expect(readFileSync(path.resolve(__dirname, '../../../CHANGELOG.md'), 'utf8')).toContain(`## ${packageJson.version} `);
   });
 
   it('turns readiness 503 once a shutdown starts, while liveness stays 200', async () => {
