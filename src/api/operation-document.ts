@@ -1,6 +1,7 @@
-import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponsesObject } from 'zod-openapi';
+import type { z } from 'zod';
+import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { ErrorCode } from '../platform/errors/error-catalog';
-import { AUTHENTICATED_OPERATION_ERRORS, errorResponses, JSON_BODY_ERRORS, jsonResponse } from '../platform/document-parts/response-parts';
+import { AUTHENTICATED_OPERATION_ERRORS, emptyResponse, errorResponses, JSON_BODY_ERRORS, jsonResponse } from '../platform/document-parts/response-parts';
 import { scopesOf } from './access';
 import type { Operation } from './operation';
 import {
@@ -9,6 +10,7 @@ import {
   IDEMPOTENT_CREATE_ERRORS,
   locationAndSessionSecretHeaders,
   locationHeaders,
+  RATE_LIMIT_HEADERS,
   securedBy,
 } from './operation-parts';
 
@@ -31,13 +33,20 @@ export function errorsOf(operation: Operation<never>): ErrorCode[] {
   ];
 }
 
+/** Every answer of a /v1 operation can carry the RateLimit header fields. */
+function withRateLimitHeaders(response: ZodOpenApiResponseObject): ZodOpenApiResponseObject {
+  const headers = response.headers as z.ZodObject | undefined;
+  return { ...response, headers: headers === undefined ? RATE_LIMIT_HEADERS : headers.extend(RATE_LIMIT_HEADERS.shape) };
+}
+
 function responsesOf(operation: Operation<never>): ZodOpenApiResponsesObject {
-  const responses: ZodOpenApiResponsesObject = {};
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, { description, schema }] of Object.entries(operation.responses)) {
-    if (schema === undefined) responses[status as '204'] = { description };
-    else responses[status as '200'] = operation.idempotent ? createdResponse(description, schema) : jsonResponse(description, schema);
+    if (schema === undefined) responses[status] = emptyResponse(description);
+    else responses[status] = operation.idempotent ? createdResponse(description, schema) : jsonResponse(description, schema);
   }
-  return { ...responses, ...errorResponses(errorsOf(operation)) };
+  const all = { ...responses, ...(errorResponses(errorsOf(operation)) as Record<string, ZodOpenApiResponseObject>) };
+  return Object.fromEntries(Object.entries(all).map(([status, response]) => [status, withRateLimitHeaders(response)])) as ZodOpenApiResponsesObject;
 }
 
 function headersOf(operation: Operation<never>) {

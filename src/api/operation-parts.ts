@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import type { Scope } from '../auth/scopes';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
-import { SESSION_SECRET_HEADER } from '../auth/session-grant';
+import { SESSION_SECRET_HEADER, SESSION_SECRET_PATTERN } from '../auth/session-grant';
 import type { ErrorCode } from '../platform/errors/error-catalog';
 import { LOCATION_HEADER } from '../platform/http/location-header';
-import { jsonResponse } from '../platform/document-parts/response-parts';
+import { ANSWER_HEADERS, jsonResponse } from '../platform/document-parts/response-parts';
 
 /*
  * The document's pieces of a /v1 operation: its security (scopes), the
@@ -56,7 +56,7 @@ export const creatingOperationHeaders = locationHeaders.extend({
 export function createdResponse(description: string, schema: z.ZodType): ZodOpenApiResponseObject {
   return {
     ...jsonResponse(description, schema),
-    headers: z.object({
+    headers: ANSWER_HEADERS.extend({
       [IDEMPOTENT_REPLAYED_HEADER]: z
         .literal('true')
         .optional()
@@ -66,12 +66,29 @@ export function createdResponse(description: string, schema: z.ZodType): ZodOpen
 }
 
 /**
+ * The IETF RateLimit header fields (draft 8), on every /v1 answer once the
+ * caller's budget for the location is counted: absent from an answer refused
+ * before that (401 token, 400 location, 403 location), and when the limit is off.
+ */
+export const RATE_LIMIT_HEADERS = z.object({
+  RateLimit: z.string().optional().meta({
+    description: 'What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`.',
+    example: '"client-location";r=1187;t=42',
+  }),
+  'RateLimit-Policy': z.string().optional().meta({
+    description: 'The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS).',
+    example: '"client-location";q=1200;w=60',
+  }),
+});
+
+/**
  * The browser-side reads: a token with only simplified-payments-integration:read
  * must bring a live session secret; a token with the operation's full scope may.
  */
 export const locationAndSessionSecretHeaders = locationHeaders.extend({
   [SESSION_SECRET_HEADER]: z
     .string()
+    .regex(SESSION_SECRET_PATTERN)
     .optional()
     .meta({
       description:

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { errorMessageSchema } from '../platform/errors/error-message.schemas';
-import { errorResponses, jsonResponse } from '../platform/document-parts/response-parts';
+import { ANSWER_HEADERS, errorResponses, jsonResponse } from '../platform/document-parts/response-parts';
 import { JWKS_PATH } from './jwks.router';
 import { LOGIN_PATH } from './login.router';
 import {
@@ -43,13 +43,13 @@ export const authPaths: ZodOpenApiPathsObject = {
         ),
         '401': {
           ...loginError('The client id or secret is wrong (ErrorMessage 4003, or OAuthError invalid_client with WWW-Authenticate).'),
-          headers: z.object({ 'WWW-Authenticate': z.string().optional().meta({ description: 'On the form-encoded grant: `Basic realm=...`.' }) }),
+          headers: ANSWER_HEADERS.extend({ 'WWW-Authenticate': z.string().optional().meta({ description: 'On the form-encoded grant: `Basic realm=...`.' }) }),
         },
         '429': {
           ...loginError(
             'Too many failed logins for this client id from this address, or from this address across client ids (ErrorMessage 4291, or OAuthError too_many_attempts). Each attempt is counted before its secret is checked.',
           ),
-          headers: z.object({ 'Retry-After': z.string().meta({ description: 'Seconds to wait before trying again.' }) }),
+          headers: ANSWER_HEADERS.extend({ 'Retry-After': z.string().meta({ description: 'Seconds to wait before trying again.' }) }),
         },
         ...errorResponses(['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']),
       },

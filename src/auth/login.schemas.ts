@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** TOKEN_TTL_SECONDS's range. */
+const expiresInSchema = z.int().min(60).max(86_400).meta({ description: 'Seconds until the access token expires.' });
+
 /** The spec's token call, as Toast-style integrations send it (JSON). */
 export const loginRequestSchema = z
   .object({
@@ -18,7 +21,7 @@ export const loginResponseSchema = z
     token: z.strictObject({
       tokenType: z.literal('Bearer'),
       scope: z.string(),
-      expiresIn: z.int().meta({ description: 'Seconds until the access token expires.' }),
+      expiresIn: expiresInSchema,
       accessToken: z.string(),
       idToken: z.null(),
       refreshToken: z.null().meta({ description: 'No refresh tokens: log in again when the token expires.' }),
@@ -40,7 +43,7 @@ export const oauthTokenResponseSchema = z
   .strictObject({
     access_token: z.string(),
     token_type: z.literal('Bearer'),
-    expires_in: z.int().meta({ description: 'Seconds until the access token expires.' }),
+    expires_in: expiresInSchema,
     scope: z.string().meta({ description: 'The granted scopes, space-separated.' }),
   })
   .meta({ id: 'OAuthTokenResponse' });

@@ -6,6 +6,9 @@
  */
 export const SESSION_SECRET_HEADER = 'Platform-Session-Secret';
 
+/** `PI_<intent id>_SECRET_<random, base64url>`: the intent id lets a check find its intent without a scan. */
+export const SESSION_SECRET_PATTERN = /^PI_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_SECRET_[A-Za-z0-9_-]{22,}$/;
+
 export interface SessionGrant {
   intentId: string;
   /** Null for an intent made without a customer: it grants no customer read. */

@@ -42,6 +42,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The error catalog, as a page
+         * @description Every catalogued error condition, one row each, anchored by its messageKey: what an ErrorMessage’s `link` points to.
+         */
+        get: operations["getErrorCatalogPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -386,6 +406,7 @@ export interface components {
             /** @description Amount in minor units of the currency (cents for USD). */
             amount: number;
             amountDetails?: {
+                /** @description Tip in minor units of the currency. */
                 tip: number;
             };
             /**
@@ -444,6 +465,18 @@ export interface components {
              */
             type: "CARD";
         };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "customers": [
+         *         {
+         *           "id": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *           "externalReferenceId": "crm-42",
+         *           "description": "ada@example.com"
+         *         }
+         *       ]
+         *     }
+         */
         CustomerListResponse: {
             /** @description The customer with that externalReferenceId, if the location has one: a location holds at most one per reference. */
             customers: components["schemas"]["CustomerResponse"][];
@@ -453,6 +486,29 @@ export interface components {
              */
             results: number;
         };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "paymentMethods": [
+         *         {
+         *           "id": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
+         *           "type": "CARD",
+         *           "cardType": "Visa",
+         *           "lastFour": "4242",
+         *           "month": "03",
+         *           "year": "2031",
+         *           "card": {
+         *             "lastFour": "4242",
+         *             "expiry": {
+         *               "month": "03",
+         *               "year": "2031"
+         *             },
+         *             "type": "VISA"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         CustomerPaymentMethodsResponse: {
             /** @description The saved payment methods, oldest first: at most 50 (MAX_CARDS_PER_CUSTOMER may lower it). */
             paymentMethods: components["schemas"]["PaymentMethodData"][];
@@ -462,6 +518,13 @@ export interface components {
              */
             results: number;
         };
+        /**
+         * @example {
+         *       "id": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *       "externalReferenceId": "crm-42",
+         *       "description": "ada@example.com"
+         *     }
+         */
         CustomerResponse: {
             /** @description The brief description of the customer. */
             description: string | null;
@@ -473,6 +536,12 @@ export interface components {
              */
             id: string;
         };
+        /**
+         * @example {
+         *       "paymentMethodId": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
+         *       "contextName": "web-checkout"
+         *     }
+         */
         DefaultPaymentMethodResponse: {
             /** @description Context name that identifies the application context. */
             contextName: string;
@@ -482,6 +551,16 @@ export interface components {
              */
             paymentMethodId: string;
         };
+        /**
+         * @example {
+         *       "status": 404,
+         *       "code": 2001,
+         *       "message": "The customer record does not exist.",
+         *       "messageKey": "CUSTOMER_NOT_FOUND",
+         *       "link": "/docs/errors#CUSTOMER_NOT_FOUND",
+         *       "requestId": "7c1f4b52-2d4e-4f0a-9a51-0f3c2b1d5e6a"
+         *     }
+         */
         ErrorMessage: {
             /**
              * Format: int32
@@ -529,10 +608,13 @@ export interface components {
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are. */
-            errors?: components["schemas"]["ErrorMessage"][];
+            errors?: components["schemas"]["NestedErrorMessage"][];
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
             fieldName?: string;
-            /** @description Reserved for future use. */
+            /**
+             * @description Where the condition is explained: its entry on the served page /docs/errors, relative to this service.
+             * @example /docs/errors#CUSTOMER_NOT_FOUND
+             */
             link?: string;
             /** @description Description of the error, for a developer; never carries a submitted value. */
             message: string;
@@ -605,6 +687,37 @@ export interface components {
                 tokenType: "Bearer";
             };
         };
+        NestedErrorMessage: {
+            /**
+             * Format: int32
+             * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
+             * @enum {integer}
+             */
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 3001 | 3002 | 3003 | 3004 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            /** @description Additional detail, if available. */
+            developerMessage?: string;
+            /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
+            fieldName?: string;
+            /**
+             * @description Where the condition is explained: its entry on the served page /docs/errors, relative to this service.
+             * @example /docs/errors#CUSTOMER_NOT_FOUND
+             */
+            link?: string;
+            /** @description Description of the error, for a developer; never carries a submitted value. */
+            message: string;
+            /**
+             * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
+             * @enum {string}
+             */
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
+            requestId: string;
+            /**
+             * Format: int32
+             * @description HTTP status of the response.
+             */
+            status: number;
+        };
         OAuthError: {
             /** @enum {string} */
             error: "invalid_request" | "invalid_client" | "invalid_scope" | "unsupported_grant_type" | "too_many_attempts";
@@ -619,9 +732,33 @@ export interface components {
             /** @constant */
             token_type: "Bearer";
         };
+        /**
+         * @example {
+         *       "id": "019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+         *       "externalReferenceId": "order-7",
+         *       "sessionSecret": "PI_019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f_SECRET_q3v9XbT2LmRw8sYpK4nZc1Hd",
+         *       "amount": 1250,
+         *       "currency": "USD",
+         *       "captureMethod": "MANUAL",
+         *       "status": "REQUIRES_PAYMENT_METHOD",
+         *       "creationDate": "2026-11-23T18:30:07.123Z",
+         *       "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *       "amountDetails": {
+         *         "tip": 150
+         *       },
+         *       "email": "ada@example.com",
+         *       "paymentMethodConfigurationDetails": null,
+         *       "standingInstructionType": null,
+         *       "offSession": false,
+         *       "latestPayment": null,
+         *       "mandateId": null
+         *     }
+         */
         PaymentIntent: {
+            /** @description Amount in minor units of the currency (cents for USD). */
             amount: number;
             amountDetails: {
+                /** @description Tip in minor units of the currency. */
                 tip: number;
             };
             /** @enum {string} */
@@ -648,6 +785,24 @@ export interface components {
             /** @enum {string} */
             status: "REQUIRES_PAYMENT_METHOD" | "REQUIRES_CONFIRMATION" | "PROCESSING" | "REQUIRES_CAPTURE" | "SUCCEEDED" | "CANCELED";
         };
+        /**
+         * @example {
+         *       "id": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
+         *       "type": "CARD",
+         *       "cardType": "Visa",
+         *       "lastFour": "4242",
+         *       "month": "03",
+         *       "year": "2031",
+         *       "card": {
+         *         "lastFour": "4242",
+         *         "expiry": {
+         *           "month": "03",
+         *           "year": "2031"
+         *         },
+         *         "type": "VISA"
+         *       }
+         *     }
+         */
         PaymentMethodData: {
             card: components["schemas"]["Card"];
             /**
@@ -719,6 +874,8 @@ export interface operations {
             /** @description The key set. */
             200: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -744,6 +901,8 @@ export interface operations {
             /** @description An access token (a JWT in the RFC 9068 shape). */
             200: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -753,6 +912,8 @@ export interface operations {
             /** @description The request is malformed (ErrorMessage 1000/1001/1002, 1012 for JSON nested more than 32 levels deep, or OAuthError invalid_request, unsupported_grant_type, invalid_scope). */
             400: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -764,6 +925,8 @@ export interface operations {
                 headers: {
                     /** @description On the form-encoded grant: `Basic realm=...`. */
                     "WWW-Authenticate"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -777,6 +940,8 @@ export interface operations {
              */
             413: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -790,6 +955,8 @@ export interface operations {
              */
             415: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -801,6 +968,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -814,6 +983,8 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -829,10 +1000,34 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    getErrorCatalogPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };
@@ -849,6 +1044,8 @@ export interface operations {
             /** @description Alive. */
             200: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -869,6 +1066,8 @@ export interface operations {
             /** @description Ready for traffic. */
             200: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -882,6 +1081,8 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -897,6 +1098,8 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -917,6 +1120,8 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -947,6 +1152,8 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -973,6 +1180,12 @@ export interface operations {
             /** @description The matching customers. */
             200: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -988,6 +1201,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1002,6 +1221,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1016,6 +1241,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1029,12 +1260,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1048,6 +1281,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1062,8 +1301,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1095,6 +1340,12 @@ export interface operations {
                 headers: {
                     /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1113,6 +1364,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1127,6 +1384,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1141,6 +1404,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1155,7 +1424,13 @@ export interface operations {
              */
             409: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1169,6 +1444,12 @@ export interface operations {
              */
             413: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1182,6 +1463,12 @@ export interface operations {
              */
             415: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1195,6 +1482,12 @@ export interface operations {
              */
             422: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1208,12 +1501,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1227,6 +1522,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1241,8 +1542,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1269,6 +1576,12 @@ export interface operations {
             /** @description The customer record. */
             200: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1284,6 +1597,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1298,6 +1617,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1312,6 +1637,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1325,6 +1656,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1338,12 +1675,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1357,6 +1696,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1371,8 +1716,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1401,6 +1752,12 @@ export interface operations {
             /** @description The saved payment methods. */
             200: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1416,6 +1773,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1431,6 +1794,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1445,6 +1814,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1458,6 +1833,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1471,12 +1852,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1490,6 +1873,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1504,8 +1893,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1540,6 +1935,12 @@ export interface operations {
                 headers: {
                     /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1551,6 +1952,12 @@ export interface operations {
                 headers: {
                     /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1569,6 +1976,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1583,6 +1996,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1597,6 +2016,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1610,6 +2035,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1625,7 +2056,13 @@ export interface operations {
              */
             409: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1639,6 +2076,12 @@ export interface operations {
              */
             413: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1652,6 +2095,12 @@ export interface operations {
              */
             415: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1665,6 +2114,12 @@ export interface operations {
              */
             422: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1678,12 +2133,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1697,6 +2154,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1711,8 +2174,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1739,6 +2208,12 @@ export interface operations {
             /** @description The card and its default bindings are gone. */
             204: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1752,6 +2227,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1766,6 +2247,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1780,6 +2267,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1795,6 +2288,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1808,7 +2307,13 @@ export interface operations {
              */
             409: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1822,12 +2327,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1841,6 +2348,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1855,8 +2368,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1891,6 +2410,12 @@ export interface operations {
                 headers: {
                     /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1909,6 +2434,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1923,6 +2454,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1937,6 +2474,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1952,6 +2495,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1966,7 +2515,13 @@ export interface operations {
              */
             409: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1980,6 +2535,12 @@ export interface operations {
              */
             413: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1993,6 +2554,12 @@ export interface operations {
              */
             415: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2006,6 +2573,12 @@ export interface operations {
              */
             422: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2019,12 +2592,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2038,6 +2613,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2052,8 +2633,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,6 +2670,12 @@ export interface operations {
             /** @description The default for the context. */
             200: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2098,6 +2691,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2113,6 +2712,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2127,6 +2732,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,6 +2752,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2154,12 +2771,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2173,6 +2792,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2187,8 +2812,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2216,6 +2847,12 @@ export interface operations {
             /** @description The default that was removed. */
             200: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2231,6 +2868,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2245,6 +2888,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2259,6 +2908,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2273,6 +2928,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2286,7 +2947,13 @@ export interface operations {
              */
             409: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2300,12 +2967,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2319,6 +2988,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2333,8 +3008,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2366,6 +3047,12 @@ export interface operations {
                 headers: {
                     /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,6 +3071,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2398,6 +3091,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2412,6 +3111,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2425,6 +3130,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2439,7 +3150,13 @@ export interface operations {
              */
             409: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2453,6 +3170,12 @@ export interface operations {
              */
             413: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2466,6 +3189,12 @@ export interface operations {
              */
             415: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2479,6 +3208,12 @@ export interface operations {
              */
             422: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2492,12 +3227,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2511,6 +3248,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2525,8 +3268,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2555,6 +3304,12 @@ export interface operations {
             /** @description The payment intent. */
             200: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2570,6 +3325,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2585,6 +3346,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2599,6 +3366,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2612,6 +3385,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2625,12 +3404,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2644,6 +3425,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2658,8 +3445,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2686,6 +3479,12 @@ export interface operations {
             /** @description The canceled intent. */
             200: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2701,6 +3500,12 @@ export interface operations {
              */
             400: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,6 +3520,12 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2729,6 +3540,12 @@ export interface operations {
              */
             403: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2742,6 +3559,12 @@ export interface operations {
              */
             404: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2756,7 +3579,13 @@ export interface operations {
              */
             409: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2770,12 +3599,14 @@ export interface operations {
              */
             429: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8). */
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>`. */
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2789,6 +3620,12 @@ export interface operations {
              */
             500: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2803,8 +3640,14 @@ export interface operations {
              */
             503: {
                 headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -31,22 +31,24 @@ export const findCustomersQuerySchema = z.object({
   }),
 });
 
+const CUSTOMER_EXAMPLE = { id: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9', externalReferenceId: 'crm-42', description: 'ada@example.com' };
+
 export const customerResponseSchema = z
   .strictObject({
     id: z.uuid().meta({ description: "The customer record's identifier. It can be used to create a payment intent." }),
     externalReferenceId: z.string().nullable().meta({ description: "The customer's identifier in the caller's integration." }),
     description: z.string().nullable().meta({ description: 'The brief description of the customer.' }),
   })
-  .meta({ id: 'CustomerResponse' });
+  .meta({ id: 'CustomerResponse', example: CUSTOMER_EXAMPLE });
 
 export const customerListResponseSchema = z
   .strictObject({
-    results: int32().min(0).max(1).meta({ description: 'Number of customers in `customers`: 0 or 1.' }),
+    results: int32(0, 1).meta({ description: 'Number of customers in `customers`: 0 or 1.' }),
     customers: z.array(customerResponseSchema).max(1).meta({
       description: 'The customer with that externalReferenceId, if the location has one: a location holds at most one per reference.',
     }),
   })
-  .meta({ id: 'CustomerListResponse' });
+  .meta({ id: 'CustomerListResponse', example: { results: 1, customers: [CUSTOMER_EXAMPLE] } });
 
 export type CustomerResponse = z.infer<typeof customerResponseSchema>;
 

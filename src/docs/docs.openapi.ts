@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { ANSWER_HEADERS } from '../platform/document-parts/response-parts';
+import { ERROR_DOCS_PATH } from '../platform/errors/error-docs';
 
 export const OPENAPI_JSON_PATH = '/openapi.json';
 export const OPENAPI_YAML_PATH = '/openapi.yaml';
@@ -15,7 +17,17 @@ export const docsPaths: ZodOpenApiPathsObject = {
       summary: 'This document, as JSON',
       description: `The interactive reference page is at ${DOCS_PATH}.`,
       security: [],
-      responses: { '200': { description: 'The OpenAPI document.', content: { 'application/json': { schema: documentSchema } } } },
+      responses: { '200': { description: 'The OpenAPI document.', headers: ANSWER_HEADERS, content: { 'application/json': { schema: documentSchema } } } },
+    },
+  },
+  [ERROR_DOCS_PATH]: {
+    get: {
+      operationId: 'getErrorCatalogPage',
+      tags: ['Documentation'],
+      summary: 'The error catalog, as a page',
+      description: 'Every catalogued error condition, one row each, anchored by its messageKey: what an ErrorMessage\u2019s `link` points to.',
+      security: [],
+      responses: { '200': { description: 'The page.', headers: ANSWER_HEADERS, content: { 'text/html': { schema: z.string() } } } },
     },
   },
   [OPENAPI_YAML_PATH]: {
@@ -24,7 +36,7 @@ export const docsPaths: ZodOpenApiPathsObject = {
       tags: ['Documentation'],
       summary: 'This document, as YAML',
       security: [],
-      responses: { '200': { description: 'The OpenAPI document.', content: { 'application/yaml': { schema: z.string() } } } },
+      responses: { '200': { description: 'The OpenAPI document.', headers: ANSWER_HEADERS, content: { 'application/yaml': { schema: z.string() } } } },
     },
   },
 };

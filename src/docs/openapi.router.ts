@@ -1,5 +1,7 @@
 import path from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
+import { ERROR_DOCS_PATH } from '../platform/errors/error-docs';
+import { errorCatalogPage } from './error-catalog-page';
 import { documentYaml } from './openapi-yaml';
 import { DOCS_PATH, OPENAPI_JSON_PATH, OPENAPI_YAML_PATH } from './docs.openapi';
 import type { OpenApiDocument } from './openapi-document';
@@ -90,6 +92,10 @@ export function openApiRouter(document: OpenApiDocument): Router {
     // Relative asset paths need the trailing slash.
     if (!request.path.endsWith('/')) return response.redirect(301, `${DOCS_PATH}/`);
     response.type('html').send(DOCS_PAGE);
+  });
+  const errorsPage = errorCatalogPage();
+  router.get(ERROR_DOCS_PATH, (_request, response) => {
+    response.type('html').send(errorsPage);
   });
   router.get(`${DOCS_PATH}/docs-initializer.js`, (_request, response) => {
     response.type('text/javascript').send(DOCS_INITIALIZER);

@@ -54,7 +54,9 @@ export class IdempotentCreates {
     attempt: (db: Knex.Transaction) => Promise<StoredReply>,
   ): Promise<IdempotentOutcome> {
     const claimToken = randomUUID();
-    const claimed = await claimIdempotencyKey(this.db, scope, { fingerprint, claimToken, ...this.settings });
+    const claim = () => claimIdempotencyKey(this.db, scope, { fingerprint, claimToken, ...this.settings });
+    // Held by this process's own failed attempt, still waiting to be given back: given back now, then claimed.
+    const claimed = (await claim()) || ((await this.releases.releaseNow(scope)) && (await claim()));
     if (!claimed) return { kind: 'replayed', reply: await this.earlierReply(scope, fingerprint) };
     try {
       const reply = await this.db.transaction(async (trx) => {

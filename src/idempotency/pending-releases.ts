@@ -42,6 +42,27 @@ export class PendingReleases {
     }
   }
 
+  /**
+   * A retry with the same key reached this process while its earlier
+   * attempt's claim still waits to be given back: give it back now, rather
+   * than answer 409 until the next tick. True when one was given back.
+   */
+  async releaseNow(scope: IdempotencyScope): Promise<boolean> {
+    let released = false;
+    for (const entry of [...this.pending.values()]) {
+      const { issuer, clientId, locationId, key } = entry.scope;
+      if (issuer !== scope.issuer || clientId !== scope.clientId || locationId !== scope.locationId || key !== scope.key) continue;
+      try {
+        await releaseIdempotencyKey(this.db, entry.scope, entry.claimToken);
+        this.pending.delete(entry.claimToken);
+        released = true;
+      } catch {
+        return released;
+      }
+    }
+    return released;
+  }
+
   private schedule(): void {
     if (this.timer !== undefined) return;
     this.timer = setTimeout(() => {

@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { SESSION_SECRET_PATTERN } from '../auth/session-grant';
 
 /** 192 random bits; the spec asks for at least 128. */
 const RANDOM_BYTES = 24;
-const FORMAT = /^PI_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_SECRET_[A-Za-z0-9_-]{22,}$/;
 
 /** `PI_<intent id>_SECRET_<random, base64url>`: the intent id lets a check find its intent without a scan. */
 export function newSessionSecret(intentId: string): string {
@@ -11,7 +11,7 @@ export function newSessionSecret(intentId: string): string {
 
 /** The intent id inside a well-formed secret; undefined for anything else. */
 export function intentIdOfSessionSecret(secret: string): string | undefined {
-  return FORMAT.exec(secret)?.[1];
+  return SESSION_SECRET_PATTERN.exec(secret)?.[1];
 }
 
 /** Whole-secret comparison in constant time (for equal lengths; lengths are not secret). */

@@ -96,6 +96,16 @@ const cardResponse = z
   })
   .meta({ id: 'Card' });
 
+const PAYMENT_METHOD_EXAMPLE = {
+  id: '019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012',
+  type: 'CARD',
+  cardType: 'Visa',
+  lastFour: '4242',
+  month: '03',
+  year: '2031',
+  card: { lastFour: '4242', expiry: { month: '03', year: '2031' }, type: 'VISA' },
+} as const;
+
 export const paymentMethodDataSchema = z
   .strictObject({
     id: z.uuid().meta({ description: 'Identifier of the saved payment method.' }),
@@ -106,24 +116,24 @@ export const paymentMethodDataSchema = z
     year: z.string().meta({ description: 'Card expiration year.' }),
     card: cardResponse,
   })
-  .meta({ id: 'PaymentMethodData' });
+  .meta({ id: 'PaymentMethodData', example: PAYMENT_METHOD_EXAMPLE });
 
 export const customerPaymentMethodsResponseSchema = z
   .strictObject({
-    results: int32().meta({ description: 'Number of payment methods on the record. It equals the size of paymentMethods.' }),
+    results: int32(0, MAX_CARDS_PER_CUSTOMER).meta({ description: 'Number of payment methods on the record. It equals the size of paymentMethods.' }),
     paymentMethods: z
       .array(paymentMethodDataSchema)
       .max(MAX_CARDS_PER_CUSTOMER)
       .meta({ description: `The saved payment methods, oldest first: at most ${MAX_CARDS_PER_CUSTOMER} (MAX_CARDS_PER_CUSTOMER may lower it).` }),
   })
-  .meta({ id: 'CustomerPaymentMethodsResponse' });
+  .meta({ id: 'CustomerPaymentMethodsResponse', example: { results: 1, paymentMethods: [PAYMENT_METHOD_EXAMPLE] } });
 
 export const defaultPaymentMethodResponseSchema = z
   .strictObject({
     paymentMethodId: z.uuid().meta({ description: 'Identifier of the payment method.' }),
     contextName: z.string().meta({ description: 'Context name that identifies the application context.' }),
   })
-  .meta({ id: 'DefaultPaymentMethodResponse' });
+  .meta({ id: 'DefaultPaymentMethodResponse', example: { paymentMethodId: PAYMENT_METHOD_EXAMPLE.id, contextName: 'web-checkout' } });
 
 export type PaymentMethodData = z.infer<typeof paymentMethodDataSchema>;
 

@@ -10,12 +10,13 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const ERROR_MESSAGE_KEYS = ['code', 'errors', 'fieldName', 'message', 'messageKey', 'requestId', 'status'];
+const ERROR_MESSAGE_KEYS = ['code', 'errors', 'fieldName', 'link', 'message', 'messageKey', 'requestId', 'status'];
 
 function expectErrorMessage(response: request.Response, status: number, code: number): void {
   expect(response.status).toBe(status);
   expect(response.headers['content-type']).toMatch(/^application\/json/);
   expect(response.body).toMatchObject({ status, code, message: expect.any(String), requestId: expect.any(String) });
+  expect(response.body.link).toBe(`/docs/errors#${response.body.messageKey}`);
   for (const key of Object.keys(response.body)) expect(ERROR_MESSAGE_KEYS).toContain(key);
   expect(response.headers['x-request-id']).toBe(response.body.requestId);
 }
@@ -127,5 +128,19 @@ describe('faults', () => {
 
     const logged = parsedLogs(broken.logLines).find((line) => line.requestId === 'fault-1' && line.level === 'error');
     expect(JSON.stringify(logged)).toContain('default_payment_methods');
+  });
+});
+
+describe('the link of an ErrorMessage', () => {
+  it('points to its entry on the served error page, nested errors too', async () => {
+    const response = await request(testApp.app).post('/v1/customers').set(testApp.as(newLocation())).send({ externalReferenceId: 7, description: 8 }).expect(400);
+    expect(response.body.link).toBe('/docs/errors#VALIDATION_FAILED');
+    for (const nested of response.body.errors) expect(nested.link).toBe('/docs/errors#VALIDATION_FAILED');
+
+    const page = await request(testApp.app).get('/docs/errors').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    for (const [key, entry] of Object.entries(ERROR_CATALOG)) {
+      expect(page.text).toContain(`<tr id="${key}"><td><a href="#${key}">${entry.code}</a></td><td>${entry.status}</td>`);
+    }
   });
 });

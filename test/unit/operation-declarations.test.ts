@@ -73,3 +73,17 @@ describe('operation declarations', () => {
     ).toThrow('deleteThings: only a POST takes an Idempotency-Key');
   });
 });
+
+describe('response examples', () => {
+  it.each(
+    API_OPERATIONS.flatMap((declared) =>
+      Object.entries(declared.responses)
+        .filter(([, response]) => response.schema !== undefined)
+        .map(([status, response]) => [`${declared.operationId} ${status}`, response.schema as z.ZodType] as const),
+    ),
+  )('%s declares an example its own schema accepts', (_name, schema) => {
+    const example: unknown = schema.meta()?.example;
+    expect(example).toBeDefined();
+    expect(schema.safeParse(example).success).toBe(true);
+  });
+});

@@ -10,9 +10,22 @@ import { errorMessageSchema } from '../errors/error-message.schemas';
  * headers) is in src/api/operation-parts.ts.
  */
 
-/** A JSON answer with its schema. */
+/** What every answer of the service carries. */
+export const ANSWER_HEADERS = z.object({
+  'X-Request-Id': z.string().meta({
+    description: "The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support.",
+    example: '7c1f4b52-2d4e-4f0a-9a51-0f3c2b1d5e6a',
+  }),
+});
+
+/** An answer without a body (204), with the headers every answer carries. */
+export function emptyResponse(description: string): ZodOpenApiResponseObject {
+  return { description, headers: ANSWER_HEADERS };
+}
+
+/** A JSON answer with its schema, and the headers every answer carries. */
 export function jsonResponse(description: string, schema: z.ZodType): ZodOpenApiResponseObject {
-  return { description, content: { 'application/json': { schema } } };
+  return { description, headers: ANSWER_HEADERS, content: { 'application/json': { schema } } };
 }
 
 /** One catalog entry as a line of a response's description. */
@@ -38,20 +51,10 @@ const STATUS_TEXT: Record<number, string> = {
 
 const retryAfter = z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before retrying.' });
 
-/** Headers the error answers of a status carry. */
+/** Headers the error answers of a status carry, besides ANSWER_HEADERS. */
 const HEADERS_BY_STATUS: Partial<Record<number, z.ZodObject>> = {
   409: z.object({ 'Retry-After': retryAfter.optional() }),
-  429: z.object({
-    'Retry-After': retryAfter,
-    RateLimit: z
-      .string()
-      .optional()
-      .meta({ description: 'What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>` (IETF RateLimit header fields, draft 8).' }),
-    'RateLimit-Policy': z
-      .string()
-      .optional()
-      .meta({ description: 'The policy: `"client-location";q=<requests>;w=<window seconds>`.' }),
-  }),
+  429: z.object({ 'Retry-After': retryAfter }),
   503: z.object({ 'Retry-After': retryAfter }),
 };
 
@@ -69,7 +72,8 @@ export function errorResponses(errorCodes: readonly ErrorCode[]): ZodOpenApiResp
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const description = [STATUS_TEXT[status] ?? 'Error.', '', ...codes.map(catalogLine)].join('\n');
     const headers = HEADERS_BY_STATUS[status];
-    responses[`${status}` as `4${string}`] = { ...jsonResponse(description, errorMessageSchema), ...(headers ? { headers } : {}) };
+    const response = jsonResponse(description, errorMessageSchema);
+    responses[`${status}` as `4${string}`] = headers ? { ...response, headers: ANSWER_HEADERS.extend(headers.shape) } : response;
   }
   return responses;
 }

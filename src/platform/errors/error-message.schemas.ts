@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { int32 } from '../validation/int32';
 import { ERROR_CATALOG, type ErrorCode } from './error-catalog';
+import { ERROR_DOCS_PATH } from './error-docs';
 
 const CATALOG_ENTRIES = Object.entries(ERROR_CATALOG) as Array<[ErrorCode, (typeof ERROR_CATALOG)[ErrorCode]]>;
 
@@ -15,45 +16,61 @@ function catalogTable(): string {
 const errorCodes = CATALOG_ENTRIES.map(([, entry]) => entry.code).sort((a, b) => a - b);
 const errorKeys = CATALOG_ENTRIES.map(([key]) => key);
 
-interface ErrorMessageShape {
-  status: number;
-  code: number;
-  message: string;
-  messageKey: ErrorCode;
-  fieldName?: string | undefined;
-  link?: string | undefined;
-  requestId: string;
-  developerMessage?: string | undefined;
-  errors?: ErrorMessageShape[] | undefined;
-}
+/** The fields of an ErrorMessage, nested errors aside. */
+const errorMessageFields = {
+  status: int32(400, 599).meta({ description: 'HTTP status of the response.' }),
+  code: z.literal(errorCodes as [number, ...number[]]).meta({
+    override: { type: 'integer', format: 'int32' },
+    description: `Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused.\n\n${catalogTable()}`,
+  }),
+  message: z.string().meta({ description: 'Description of the error, for a developer; never carries a submitted value.' }),
+  messageKey: z.enum(errorKeys as [ErrorCode, ...ErrorCode[]]).meta({
+    description: 'Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.',
+  }),
+  fieldName: z.string().optional().meta({ description: 'The request field (or header) at fault, when exactly one is, as a dotted path.' }),
+  link: z.string().optional().meta({
+    description: `Where the condition is explained: its entry on the served page ${ERROR_DOCS_PATH}, relative to this service.`,
+    example: `${ERROR_DOCS_PATH}#CUSTOMER_NOT_FOUND`,
+  }),
+  requestId: z.string().meta({ description: "Identifier of the client's HTTP request (also the X-Request-Id response header)." }),
+  developerMessage: z.string().optional().meta({ description: 'Additional detail, if available.' }),
+};
+
+/**
+ * One entry of an ErrorMessage's `errors`: an ErrorMessage without nested
+ * errors of its own. Nesting stops at one level, so the document has no
+ * recursive schema for client generators that cannot follow one.
+ */
+const nestedErrorSchema = z
+  .strictObject({
+    ...errorMessageFields,
+    code: z.literal(errorCodes as [number, ...number[]]).meta({
+      override: { type: 'integer', format: 'int32' },
+      description: 'Numeric identifier of the error condition: the catalog of ErrorMessage.code.',
+    }),
+  })
+  .meta({ id: 'NestedErrorMessage' });
 
 /**
  * The spec's ErrorMessage: the body of every non-2xx answer. `code` and
  * `messageKey` come from one catalog, so an uncatalogued value fails the
  * document's schema.
  */
-export const errorMessageSchema: z.ZodType<ErrorMessageShape> = z
+export const errorMessageSchema = z
   .strictObject({
-    status: int32().meta({ description: 'HTTP status of the response.' }),
-    code: z.literal(errorCodes as [number, ...number[]]).meta({
-      override: { type: 'integer', format: 'int32' },
-      description: `Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused.\n\n${catalogTable()}`,
-    }),
-    message: z.string().meta({ description: 'Description of the error, for a developer; never carries a submitted value.' }),
-    messageKey: z.enum(errorKeys as [ErrorCode, ...ErrorCode[]]).meta({
-      description: 'Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.',
-    }),
-    fieldName: z.string().optional().meta({ description: 'The request field (or header) at fault, when exactly one is, as a dotted path.' }),
-    link: z.string().optional().meta({ description: 'Reserved for future use.' }),
-    requestId: z.string().meta({ description: "Identifier of the client's HTTP request (also the X-Request-Id response header)." }),
-    developerMessage: z.string().optional().meta({ description: 'Additional detail, if available.' }),
-    get errors() {
-      return z
-        .array(errorMessageSchema)
-        .optional()
-        .meta({ description: 'Nested errors: one entry per field at fault, when several are.' });
-    },
+    ...errorMessageFields,
+    errors: z.array(nestedErrorSchema).optional().meta({ description: 'Nested errors: one entry per field at fault, when several are.' }),
   })
-  .meta({ id: 'ErrorMessage' });
+  .meta({
+    id: 'ErrorMessage',
+    example: {
+      status: 404,
+      code: 2001,
+      message: 'The customer record does not exist.',
+      messageKey: 'CUSTOMER_NOT_FOUND',
+      link: `${ERROR_DOCS_PATH}#CUSTOMER_NOT_FOUND`,
+      requestId: '7c1f4b52-2d4e-4f0a-9a51-0f3c2b1d5e6a',
+    },
+  });
 
-export type ErrorMessage = ErrorMessageShape;
+export type ErrorMessage = z.infer<typeof errorMessageSchema>;

@@ -1,5 +1,6 @@
 import { ERROR_CATALOG, type ErrorCode } from './error-catalog';
 import type { FieldProblem } from './domain-error';
+import { errorDocsLink } from './error-docs';
 import type { ErrorMessage } from './error-message.schemas';
 
 /** Builds the spec's ErrorMessage for a catalogued condition. */
@@ -15,12 +16,14 @@ export function toErrorMessage(
   const faultyFields = new Set(problems.map((problem) => problem.fieldName));
   const fieldName = details.fieldName ?? (faultyFields.size === 1 ? problems[0]?.fieldName : undefined);
   const message = details.message ?? (problems.length === 1 ? problems[0]?.message : undefined) ?? entry.message;
+  const link = errorDocsLink(errorCode);
   return {
     status: entry.status,
     code: entry.code,
     message,
     messageKey: errorCode,
     ...(fieldName === undefined ? {} : { fieldName }),
+    link,
     requestId,
     ...(problems.length > 1
       ? {
@@ -30,6 +33,7 @@ export function toErrorMessage(
             message: problem.message,
             messageKey: errorCode,
             fieldName: problem.fieldName,
+            link,
             requestId,
           })),
         }

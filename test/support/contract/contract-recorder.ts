@@ -18,9 +18,9 @@ function pathOf(url: string | undefined): string {
 function check(observed: ObservedResponse): void {
   // A CORS preflight is the browser's transport check, not an operation.
   if (observed.method === 'OPTIONS') return;
-  // The reference page and its static files are a page for people, not operations.
-  if (observed.path === DOCS_PATH || observed.path.startsWith(`${DOCS_PATH}/`)) return;
   const found = operationOf(observed.method, observed.path);
+  // The reference page and its static files are a page for people, not operations (the documented error page is one).
+  if (found === undefined && (observed.path === DOCS_PATH || observed.path.startsWith(`${DOCS_PATH}/`))) return;
   if (found === undefined) {
     // No documented operation here: the answer can only be an error, and it must be an ErrorMessage.
     const problems = observed.status < 400 ? [`answered ${observed.status} for an operation the document does not have`] : errorMessageProblems(observed);
