@@ -19,7 +19,7 @@ import {
  * document lists them: what its input can get wrong, its session secret, its
  * own failures, its Idempotency-Key, then what every /v1 operation can answer.
  */
-export function errorsOf(operation: Operation<never>): ErrorCode[] {
+function errorsOf(operation: Operation<never>): ErrorCode[] {
   const input: ErrorCode[] =
     operation.body !== undefined ? [...JSON_BODY_ERRORS] : operation.params || operation.query ? ['VALIDATION_FAILED'] : [];
   return [

@@ -44,14 +44,57 @@ export function locationHeaders(locationId: string, sessionSecret?: string) {
   };
 }
 
-/** Logs in with client credentials (the spec's JSON token call) and answers the access token. */
-export async function fetchAccessToken(
+async function fetchToken(
   client: PaymentProfilesClient,
   credentials: { clientId: string; clientSecret: string; scope?: string },
-): Promise<string> {
+): Promise<{ accessToken: string; expiresIn: number }> {
   const { data, error, response } = await client.POST('/authentication/v1/authentication/login', { body: credentials });
   if (data === undefined || !('token' in data)) {
     throw new Error(`Login failed with HTTP ${response.status}: ${error && 'message' in error ? error.message : 'no token'}`);
   }
-  return data.token.accessToken;
+  return data.token;
+}
+
+/** Logs in with client credentials (the spec's JSON token call) and answers the access token, once (see `clientCredentials` to keep one fresh). */
+export async function fetchAccessToken(
+  client: PaymentProfilesClient,
+  credentials: { clientId: string; clientSecret: string; scope?: string },
+): Promise<string> {
+  return (await fetchToken(client, credentials)).accessToken;
+}
+
+/** How long before its expiry a token is replaced: a call must not set out with a token that lapses on the way. */
+const REFRESH_MARGIN_SECONDS = 60;
+
+/**
+ * An `accessToken` for `createPaymentProfilesClient` that logs in with client
+ * credentials when first asked, keeps the token, and logs in again once it is
+ * within a minute of expiring; concurrent calls share one login. A refused
+ * login rejects the call that needed it (with the service's message), and the
+ * next call tries again.
+ */
+export function clientCredentials(options: {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  fetch?: typeof globalThis.fetch;
+  now?: () => number;
+}): () => Promise<string> {
+  const { baseUrl, fetch, now = Date.now, ...credentials } = options;
+  const login = createPaymentProfilesClient({ baseUrl, ...(fetch ? { fetch } : {}) });
+  let current: { token: string; renewAt: number } | undefined;
+  let pending: Promise<string> | undefined;
+  return async () => {
+    if (current !== undefined && now() < current.renewAt) return current.token;
+    pending ??= fetchToken(login, credentials)
+      .then(({ accessToken, expiresIn }) => {
+        current = { token: accessToken, renewAt: now() + Math.max(0, expiresIn - REFRESH_MARGIN_SECONDS) * 1000 };
+        return accessToken;
+      })
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  };
 }

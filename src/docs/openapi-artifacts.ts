@@ -22,7 +22,7 @@ const SCOPE_TABLE_START = '<!-- scope table: generated from the operations by `n
 const SCOPE_TABLE_END = '<!-- end of the scope table -->';
 
 /** README with its scope table rendered afresh. */
-export function readmeWithScopeTable(readme: string): string {
+function readmeWithScopeTable(readme: string): string {
   const start = readme.indexOf(SCOPE_TABLE_START);
   const end = readme.indexOf(SCOPE_TABLE_END);
   if (start < 0 || end < start) throw new Error(`README.md lacks the scope table's markers: ${SCOPE_TABLE_START} … ${SCOPE_TABLE_END}`);

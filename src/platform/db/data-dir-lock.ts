@@ -10,7 +10,7 @@ import path from 'node:path';
  * refused with a message naming the folder and the holder. A lock left by a
  * process that is gone (killed, crashed) is taken over.
  */
-export const LOCK_FILE_NAME = 'service.lock';
+const LOCK_FILE_NAME = 'service.lock';
 
 interface LockHolder {
   pid: number;
@@ -21,7 +21,7 @@ interface LockHolder {
 /** The lock files this process holds: its own pid in a lock file is stale unless it is one of these (a container restarts as pid 1 again). */
 const held = new Set<string>();
 
-export class DataDirLockedError extends Error {
+class DataDirLockedError extends Error {
   override readonly name = 'DataDirLockedError';
 }
 
