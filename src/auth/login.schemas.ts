@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { TOKEN_TTL_SECONDS_RANGE } from '../platform/config';
 
-/** TOKEN_TTL_SECONDS's range. */
-const expiresInSchema = z.int().min(60).max(86_400).meta({ description: 'Seconds until the access token expires.' });
+const expiresInSchema = z
+  .int()
+  .min(TOKEN_TTL_SECONDS_RANGE.min)
+  .max(TOKEN_TTL_SECONDS_RANGE.max)
+  .meta({ description: 'Seconds until the access token expires (TOKEN_TTL_SECONDS).' });
 
 /** The spec's token call, as Toast-style integrations send it (JSON). */
 export const loginRequestSchema = z

@@ -1,8 +1,9 @@
 /**
  * What a Platform-Session-Secret grants: the browser side of a hosted checkout
  * may read one intent, and the cards and defaults of that intent's customer.
- * The header and the grant live here, with the other credentials; the secret's
- * own format belongs to payment intents (payment-intents/session-secret.ts).
+ * The header, the secret's shape and the grant live here, with the other
+ * credentials; making and checking secrets belongs to payment intents
+ * (payment-intents/session-secret.ts).
  */
 export const SESSION_SECRET_HEADER = 'Platform-Session-Secret';
 

@@ -677,7 +677,7 @@ export interface components {
             status: "SUCCESS";
             token: {
                 accessToken: string;
-                /** @description Seconds until the access token expires. */
+                /** @description Seconds until the access token expires (TOKEN_TTL_SECONDS). */
                 expiresIn: number;
                 idToken: null;
                 /** @description No refresh tokens: log in again when the token expires. */
@@ -725,7 +725,7 @@ export interface components {
         };
         OAuthTokenResponse: {
             access_token: string;
-            /** @description Seconds until the access token expires. */
+            /** @description Seconds until the access token expires (TOKEN_TTL_SECONDS). */
             expires_in: number;
             /** @description The granted scopes, space-separated. */
             scope: string;

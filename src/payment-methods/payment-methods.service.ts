@@ -19,9 +19,10 @@ import {
 import type { CreatePaymentMethodInput, SetDefaultPaymentMethodInput } from './payment-methods.schemas';
 
 /**
- * Saved cards and per-context defaults. Each write is one SQL statement, so it is
- * atomic without an explicit transaction; the happy path is one round trip, and
- * only a miss pays for the queries that say which 404 it was. Each method acts
+ * Saved cards and per-context defaults. Each write but a card save is one SQL
+ * statement, so it is atomic without an explicit transaction; a save also
+ * locks its customer to count the cards. The happy path of a read is one round
+ * trip, and only a miss pays for the queries that say which 404 it was. Each method acts
  * on the `db` it is given: the pool, or the transaction of the request's
  * Idempotency-Key.
  */

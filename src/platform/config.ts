@@ -3,6 +3,9 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-deadline';
 // The service's own messages for zod's defaults, here too: a bad variable is named in the same words.
 import './validation/messages';
 
+/** How long the service's own tokens may live; the token answer's `expiresIn` is documented with the same bounds. */
+export const TOKEN_TTL_SECONDS_RANGE = { min: 60, max: 86_400 } as const;
+
 /** The most saved cards a customer may hold, as the document states it; MAX_CARDS_PER_CUSTOMER may lower it. */
 export const MAX_CARDS_PER_CUSTOMER = 50;
 
@@ -72,7 +75,7 @@ const environmentSchema = z.object({
   TOKEN_ISSUER: z.string().min(1).default('urn:customer-payment-profiles'),
   /** `aud` of the tokens this service issues, and the audience it accepts from them. */
   TOKEN_AUDIENCE: z.string().min(1).default('customer-payment-profiles'),
-  TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().min(TOKEN_TTL_SECONDS_RANGE.min).max(TOKEN_TTL_SECONDS_RANGE.max).default(3600),
   /**
    * Tokens whose lifetime (`exp` - `iat`) is longer than this are refused, from
    * this service's issuer and an external one alike; so are tokens without `iat`.
