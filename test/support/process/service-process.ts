@@ -22,12 +22,28 @@ function parseLogLine(line: string): { msg?: string; port?: number } {
  */
 export async function startBuiltService(env: Record<string, string> = {}): Promise<RunningService> {
   if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npm run build\` first.`);
-  return startServiceProcess([BUILT_SERVER], env);
+  return startServiceProcess({ file: process.execPath, args: [BUILT_SERVER] }, env);
 }
 
 /** The same from the TypeScript sources (through tsx), for tests that run before a build. */
 export function startSourceService(env: Record<string, string> = {}): Promise<RunningService> {
-  return startServiceProcess(['--import', 'tsx', path.join(ROOT, 'src/server.ts')], env);
+  return startServiceProcess({ file: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'src/server.ts')] }, env);
+}
+
+/**
+ * A shell command line that ends in the service (README's `npm install && npm
+ * start`), run in the checkout. It runs in a process group of its own, so
+ * signals reach the service under npm and tsx.
+ */
+export function startServiceByShell(commandLine: string, env: Record<string, string> = {}): Promise<RunningService> {
+  return startServiceProcess({ file: 'bash', args: ['-c', commandLine], group: true }, env);
+}
+
+interface ServiceCommand {
+  file: string;
+  args: string[];
+  /** Signals go to the whole process group (the command is a shell, npm or tsx above the service). */
+  group?: boolean;
 }
 
 export interface RunningService {
@@ -42,10 +58,11 @@ export interface RunningService {
   stop(): Promise<number | null>;
 }
 
-async function startServiceProcess(args: string[], env: Record<string, string>): Promise<RunningService> {
+async function startServiceProcess(command: ServiceCommand, env: Record<string, string>): Promise<RunningService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cpp-service-'));
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const child: ChildProcess = spawn(command.file, command.args, {
     cwd: ROOT,
+    detached: command.group === true,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'development',
@@ -74,15 +91,19 @@ async function startServiceProcess(args: string[], env: Record<string, string>):
     void exited.then((code) => reject(new Error(`The service exited with ${code}:\n${logLines.join('\n')}`)));
   });
   void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
+  const signal = (name: NodeJS.Signals): void => {
+    if (command.group === true) process.kill(-(child.pid as number), name);
+    else child.kill(name);
+  };
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     port,
     pid: child.pid as number,
     logLines,
-    signal: (signal) => child.kill(signal),
+    signal,
     exited,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null) signal('SIGTERM');
       return exited;
     },
   };
