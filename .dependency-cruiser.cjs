@@ -40,7 +40,7 @@ module.exports = {
       name: 'features-import-no-registry-or-app',
       severity: 'error',
       comment: 'A feature declares its own operations; the registry, the document, app.ts and server.ts assemble them.',
-      from: { path: '^src/(customers|payment-methods|payment-intents)/' },
+      from: { path: '^src/(customers|payment-methods|payment-intents|events|webhooks)/' },
       to: { path: '^src/(api-operations|app|server)\\.ts$|^src/(docs|client)/' },
     },
   ],

@@ -1,6 +1,8 @@
 import type { Operation } from './api/operation';
 import type { CustomersService } from './customers/customers.service';
 import { customersOperations } from './customers/customers.operations';
+import type { EventsService } from './events/events.service';
+import { eventsOperations } from './events/events.operations';
 import type { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { paymentIntentsOperations } from './payment-intents/payment-intents.operations';
 import type { PaymentMethodsService } from './payment-methods/payment-methods.service';
@@ -11,6 +13,7 @@ export interface ApiServices {
   customers: CustomersService;
   paymentMethods: PaymentMethodsService;
   paymentIntents: PaymentIntentsService;
+  events: EventsService;
 }
 
 /**
@@ -22,4 +25,5 @@ export const API_OPERATIONS: readonly Operation<ApiServices>[] = [
   ...paymentMethodsOperations,
   ...paymentIntentsOperations,
   ...customersOperations,
+  ...eventsOperations,
 ];

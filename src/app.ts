@@ -19,6 +19,7 @@ import { closeConnectionsWhileDraining, Readiness } from './platform/lifecycle/r
 import type { Metrics } from './platform/metrics/metrics';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { CustomersService } from './customers/customers.service';
+import { EventsService } from './events/events.service';
 import { PaymentMethodsService } from './payment-methods/payment-methods.service';
 import { errorHandler } from './platform/http/error-handler';
 import { inOrder } from './platform/http/in-order';
@@ -86,6 +87,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
       currencies: settings.paymentCurrencies,
       sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
     }),
+    events: new EventsService(),
   };
   const creates = new IdempotentCreates(db, settings.idempotency);
   const document = buildOpenApiDocument();

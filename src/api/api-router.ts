@@ -53,15 +53,16 @@ function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDe
     checkSessionGrant(access, grant, params);
     const query = operation.query === undefined ? undefined : parseInput(operation.query, request.query);
     const body = bodyDeclaration === undefined ? undefined : parseInput(bodyDeclaration.schema, request.body ?? emptyBody);
-    const input = { location, caller, params, query, body };
+    const origin = { requestId: request.requestId, clientId: caller.clientId, idempotencyKey: key ?? null };
+    const input = { location, caller, origin, params, query, body };
+
+    const withDb = (db: Knex) => ({ ...input, db, write: { db, locationId: location, origin } });
 
     if (key === undefined) {
-      send(response, await operation.handle({ ...input, db: dependencies.db }, dependencies.services));
+      send(response, await operation.handle(withDb(dependencies.db), dependencies.services));
       return;
     }
-    const outcome = await runIdempotently(dependencies.creates, request, key, (db) =>
-      operation.handle({ ...input, db }, dependencies.services),
-    );
+    const outcome = await runIdempotently(dependencies.creates, request, key, (db) => operation.handle(withDb(db), dependencies.services));
     if (outcome.kind === 'replayed') response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
     send(response, outcome.reply);
   };

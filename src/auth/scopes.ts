@@ -1,9 +1,15 @@
-/** The spec's scopes: the flow's two, and the two further ones its operations use. */
+/**
+ * The spec's scopes (the flow's two, and the two further ones its operations
+ * use), then this service's own: reading the change log, and managing the
+ * webhook endpoints it is delivered to (README, Events and webhooks).
+ */
 export const SCOPES = [
   'spi.customers:read',
   'spi.customers:write',
   'simplified-payments-integration:read',
   'simplified-payments-integration.server:write',
+  'spi.events:read',
+  'spi.webhooks:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -13,6 +19,8 @@ export const SCOPE = {
   customersWrite: 'spi.customers:write',
   integrationRead: 'simplified-payments-integration:read',
   serverWrite: 'simplified-payments-integration.server:write',
+  eventsRead: 'spi.events:read',
+  webhooksWrite: 'spi.webhooks:write',
 } as const satisfies Record<string, Scope>;
 
 /** A client entitled to every location. */

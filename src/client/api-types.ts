@@ -185,6 +185,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer's history
+         * @description The events of one customer: its creation, its cards and defaults, its payment intents, each with the client (`clientId`) and request (`requestId`, `idempotencyKey`) that made it. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. Events are kept `EVENT_RETENTION_DAYS` (default 90) days.
+         */
+        get: operations["listCustomerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/{id}/payment-methods": {
         parameters: {
             query?: never;
@@ -268,6 +288,46 @@ export interface paths {
          * @description Removes the default for a context name and answers the binding that was removed. The card itself stays saved.
          */
         delete: operations["deleteDefaultPaymentMethod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the location's events
+         * @description Every change made under this location, one event each, written in the transaction that made the change: a change that committed always has its event, one that failed never does. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. Events are kept `EVENT_RETENTION_DAYS` (default 90) days.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an event
+         * @description An event of this location; another location's event is a 404.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -587,10 +647,13 @@ export interface components {
              *     | 2004 | 404 | DEFAULT_PAYMENT_METHOD_NOT_SET | No default payment method is set for this context name. |
              *     | 2005 | 404 | ROUTE_NOT_FOUND | No operation exists at this path. |
              *     | 2006 | 404 | PAYMENT_INTENT_NOT_FOUND | The payment intent does not exist. |
+             *     | 2007 | 404 | EVENT_NOT_FOUND | The event does not exist (or is older than the retention period). |
+             *     | 2008 | 404 | WEBHOOK_ENDPOINT_NOT_FOUND | The webhook endpoint does not exist. |
              *     | 3001 | 409 | CONFLICT | The request conflicts with a concurrent change. Retry it. |
              *     | 3002 | 409 | PAYMENT_INTENT_STATUS_CONFLICT | The payment intent cannot make this change in its current status. |
              *     | 3003 | 409 | IDEMPOTENCY_REQUEST_IN_PROGRESS | A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives. |
              *     | 3004 | 409 | CARD_LIMIT_REACHED | The customer already holds the most saved cards allowed. Remove one before saving another. |
+             *     | 3005 | 409 | WEBHOOK_ENDPOINT_DISABLED | The webhook endpoint is disabled: enable it (PATCH status ENABLED) before redelivering to it. |
              *     | 4001 | 401 | AUTHENTICATION_REQUIRED | A bearer access token is required: Authorization: Bearer <token>. |
              *     | 4002 | 401 | INVALID_TOKEN | The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience). |
              *     | 4003 | 401 | INVALID_CLIENT_CREDENTIALS | The client id or client secret is wrong. |
@@ -604,7 +667,7 @@ export interface components {
              *     | 5004 | 503 | IDENTITY_PROVIDER_UNAVAILABLE | The identity provider's signing keys could not be fetched. Retry later. |
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 3001 | 3002 | 3003 | 3004 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are. */
@@ -622,7 +685,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -630,6 +693,96 @@ export interface components {
              * @description HTTP status of the response.
              */
             status: number;
+        };
+        /**
+         * @example {
+         *       "id": "019ab3c5-0a1b-7c2d-8e3f-405162738495",
+         *       "type": "default_payment_method.set",
+         *       "createdAt": "2026-11-23T20:41:07.123Z",
+         *       "locationId": "store-1",
+         *       "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *       "requestId": "6f1c0e9a-2b7d-4d0e-9c55-1f7a3e2b9d40",
+         *       "idempotencyKey": null,
+         *       "clientId": "checkout-backend",
+         *       "data": {
+         *         "object": {
+         *           "paymentMethodId": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
+         *           "contextName": "web-checkout"
+         *         },
+         *         "previous": {
+         *           "paymentMethodId": "019ab3c4-6a1b-7c2d-8e3f-405162738495"
+         *         }
+         *       }
+         *     }
+         */
+        Event: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                /** @description The resource as the API answers it after the change (a customer, a payment method, a default binding, a payment intent without its session secret); for a removal, as it last was. */
+                object: {
+                    [key: string]: unknown;
+                };
+                /** @description The changed fields as they were before the change; null for a creation or a removal. */
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @enum {string} */
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed";
+        };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "events": [
+         *         {
+         *           "id": "019ab3c5-0a1b-7c2d-8e3f-405162738495",
+         *           "type": "default_payment_method.set",
+         *           "createdAt": "2026-11-23T20:41:07.123Z",
+         *           "locationId": "store-1",
+         *           "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *           "requestId": "6f1c0e9a-2b7d-4d0e-9c55-1f7a3e2b9d40",
+         *           "idempotencyKey": null,
+         *           "clientId": "checkout-backend",
+         *           "data": {
+         *             "object": {
+         *               "paymentMethodId": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
+         *               "contextName": "web-checkout"
+         *             },
+         *             "previous": {
+         *               "paymentMethodId": "019ab3c4-6a1b-7c2d-8e3f-405162738495"
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "hasMore": false
+         *     }
+         */
+        EventList: {
+            /** @description Newest first. */
+            events: components["schemas"]["Event"][];
+            /** @description Whether older events match: ask again with `startingAfter` the last id of this page. */
+            hasMore: boolean;
+            /**
+             * Format: int32
+             * @description Number of events in `events`.
+             */
+            results: number;
         };
         Expiry: {
             /** @description Expiration month of the card. */
@@ -693,7 +846,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 3001 | 3002 | 3003 | 3004 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -709,7 +862,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1586,6 +1739,191 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerResponse"];
+                };
+            };
+            /**
+             * @description The request is malformed or has invalid fields; nothing was changed.
+             *
+             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+             */
+            400: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is not authenticated.
+             *
+             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+             */
+            401: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is authenticated but may not do this.
+             *
+             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+             */
+            403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The record does not exist for this location.
+             *
+             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+             */
+            404: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+             */
+            503: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    listCustomerEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events made after this instant. */
+                createdAfter?: string;
+                /** @description Only events made before this instant. */
+                createdBefore?: string;
+                /** @description Events per page, 1 to 100. */
+                limit?: number;
+                /** @description The last event of the previous page (its `id`): this page is the events made before it, newest first. */
+                startingAfter?: string;
+                /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
+                type?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": string;
+            };
+            path: {
+                /** @description The customer record. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the customer's events. */
+            200: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
                 };
             };
             /**
@@ -2952,6 +3290,345 @@ export interface operations {
                     /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+             */
+            503: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events made after this instant. */
+                createdAfter?: string;
+                /** @description Only events made before this instant. */
+                createdBefore?: string;
+                /** @description Only the events of this customer. */
+                customerId?: string;
+                /** @description Events per page, 1 to 100. */
+                limit?: number;
+                /** @description The last event of the previous page (its `id`): this page is the events made before it, newest first. */
+                startingAfter?: string;
+                /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
+                type?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            /**
+             * @description The request is malformed or has invalid fields; nothing was changed.
+             *
+             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+             */
+            400: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is not authenticated.
+             *
+             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+             */
+            401: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is authenticated but may not do this.
+             *
+             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+             */
+            403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+             */
+            503: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": string;
+            };
+            path: {
+                /** @description The event. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /**
+             * @description The request is malformed or has invalid fields; nothing was changed.
+             *
+             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+             */
+            400: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is not authenticated.
+             *
+             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+             */
+            401: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is authenticated but may not do this.
+             *
+             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+             */
+            403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The record does not exist for this location.
+             *
+             *     - `2007` EVENT_NOT_FOUND: The event does not exist (or is older than the retention period).
+             */
+            404: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;

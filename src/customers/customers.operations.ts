@@ -27,9 +27,9 @@ export const createCustomer = operation({
   body: { schema: createCustomerRequestSchema, anyContentType: true, optional: true },
   responses: { 200: { description: 'The new customer record.', schema: customerResponseSchema } },
   errors: ['CONFLICT'],
-  handle: async ({ db, location, body }, { customers }) => ({
+  handle: async ({ write, body }, { customers }) => ({
     status: 200,
-    body: toCustomerResponse((await customers.create(db, location, body)).customer),
+    body: toCustomerResponse((await customers.create(write, body)).customer),
   }),
 });
 

@@ -1,23 +1,38 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
+import { recordChanges } from '../events/event-log';
+import type { WriteContext } from '../platform/http/request-context';
+import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import { findCustomer, findCustomerByExternalReference, insertOrFindCustomer, type CustomerRecord } from './customers.repository';
-import type { CreateCustomerInput } from './customers.schemas';
+import { toCustomerResponse, type CreateCustomerInput } from './customers.schemas';
 
-/** Customer records. Each method acts on the `db` it is given: the pool, or the transaction of the request's Idempotency-Key. */
+/**
+ * Customer records. Each method acts on the `db` it is given: the pool, or the
+ * transaction of the request's Idempotency-Key. A write records its event in
+ * the transaction that makes it.
+ */
 export class CustomersService {
   /**
    * Creates a payor record under the location; its id is always ours
    * (time-ordered UUIDv7), never the caller's. A location holds one customer
    * per externalReferenceId: a create with a reference already held answers
-   * that customer, unchanged (Toast's get-or-create), `created` false.
+   * that customer, unchanged (Toast's get-or-create), `created` false, and
+   * records no event: nothing changed.
    */
-  async create(db: Knex, locationId: string, input: CreateCustomerInput): Promise<{ customer: CustomerRecord; created: boolean }> {
-    return insertOrFindCustomer(db, {
-      locationId,
-      id: uuidv7(),
-      externalReferenceId: input.externalReferenceId ?? null,
-      description: input.description ?? null,
+  async create(write: WriteContext, input: CreateCustomerInput): Promise<{ customer: CustomerRecord; created: boolean }> {
+    return inTransaction(write.db, async (trx) => {
+      const outcome = await insertOrFindCustomer(trx, {
+        locationId: write.locationId,
+        id: uuidv7(),
+        externalReferenceId: input.externalReferenceId ?? null,
+        description: input.description ?? null,
+      });
+      if (outcome.created) {
+        const { customer } = outcome;
+        await recordChanges(trx, write, [{ type: 'customer.created', customerId: customer.id, object: toCustomerResponse(customer), previous: null }]);
+      }
+      return outcome;
     });
   }
 

@@ -19,12 +19,16 @@ const SCOPE_MEANINGS: Record<Scope, string> = {
   [SCOPE.integrationRead]:
     "The browser side's read scope: reads a customer's cards and default, or a payment intent, only together with a live Platform-Session-Secret.",
   [SCOPE.serverWrite]: 'The hosted-checkout backend: save cards, set and delete defaults, create, read and cancel payment intents.',
+  [SCOPE.eventsRead]: "Read the location's change log: its events, and a customer's history of cards and defaults (who changed them, in which request).",
+  [SCOPE.webhooksWrite]: 'Manage webhook endpoints (create, read, change, delete, rotate their secret), read their deliveries and redeliver events.',
 };
 
 const TAGS = [
   { name: 'Customers', description: 'Payor records.' },
   { name: 'Payment methods', description: 'Cards saved to a customer, and the default card per context name.' },
   { name: 'Payment intents', description: 'Intents to pay, and the session secrets of the browser-side reads.' },
+  { name: 'Events', description: 'The change log: one event per change, written in the transaction that made it.' },
+  { name: 'Webhooks', description: 'Endpoints the events are delivered to, signed to the Standard Webhooks specification, and their deliveries.' },
   { name: 'Authentication', description: 'Tokens and the keys that verify them.' },
   { name: 'Operations', description: 'Probes for orchestrators and load balancers. Metrics are on their own port (METRICS_PORT).' },
   { name: 'Documentation', description: 'This document.' },

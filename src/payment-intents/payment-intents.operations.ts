@@ -21,9 +21,9 @@ export const createPaymentIntent = operation({
     201: { description: 'The new intent, in REQUIRES_PAYMENT_METHOD, with a new session secret.', schema: paymentIntentSchema },
   },
   errors: ['CUSTOMER_NOT_FOUND', 'CONFLICT'],
-  handle: async ({ db, location, body }, { paymentIntents }) => ({
+  handle: async ({ write, body }, { paymentIntents }) => ({
     status: 201,
-    body: toPaymentIntent(await paymentIntents.create(db, location, body)),
+    body: toPaymentIntent(await paymentIntents.create(write, body)),
   }),
 });
 
@@ -57,9 +57,9 @@ export const cancelPaymentIntent = operation({
   params: paymentIntentParamsSchema,
   responses: { 200: { description: 'The canceled intent.', schema: paymentIntentSchema } },
   errors: ['PAYMENT_INTENT_NOT_FOUND', 'PAYMENT_INTENT_STATUS_CONFLICT', 'CONFLICT'],
-  handle: async ({ db, location, params }, { paymentIntents }) => ({
+  handle: async ({ write, params }, { paymentIntents }) => ({
     status: 200,
-    body: toPaymentIntent(await paymentIntents.cancel(db, location, params.id)),
+    body: toPaymentIntent(await paymentIntents.cancel(write, params.id)),
   }),
 });
 

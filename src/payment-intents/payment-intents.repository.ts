@@ -125,6 +125,12 @@ export async function findPaymentIntent(db: Knex | Knex.Transaction, locationId:
   return row === undefined ? undefined : toRecord(row);
 }
 
+/** The intent, locked until the transaction ends (a status move reads it first). */
+export async function lockPaymentIntent(trx: Knex.Transaction, locationId: string, id: string): Promise<PaymentIntentRecord | undefined> {
+  const row = (await trx(TABLE).select([...COLUMNS]).where({ location_id: locationId, id }).forUpdate().first()) as PaymentIntentRow | undefined;
+  return row === undefined ? undefined : toRecord(row);
+}
+
 /** Moves the intent to `to` if its status is one of `from`; undefined when it is not (or does not exist). */
 export async function updatePaymentIntentStatus(
   db: Knex | Knex.Transaction,

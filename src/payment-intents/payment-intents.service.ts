@@ -1,15 +1,25 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import type { SessionGrant } from '../auth/session-grant';
+import { recordChanges } from '../events/event-log';
+import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
+import type { WriteContext } from '../platform/http/request-context';
 import { FINAL_STATUSES, statusesLeadingTo } from './payment-intent-status';
 import {
   findPaymentIntent,
   insertPaymentIntent,
+  lockPaymentIntent,
   updatePaymentIntentStatus,
   type PaymentIntentRecord,
 } from './payment-intents.repository';
-import type { CreatePaymentIntentInput } from './payment-intents.schemas';
+import { toPaymentIntent, type CreatePaymentIntentInput } from './payment-intents.schemas';
+
+/** An intent as its events carry it: as the API answers it, without its session secret (events are never secret). */
+function eventObjectOf(intent: PaymentIntentRecord): object {
+  const { sessionSecret: _secret, ...object } = toPaymentIntent(intent);
+  return object;
+}
 import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from './session-secret';
 
 export interface PaymentIntentSettings {
@@ -18,18 +28,24 @@ export interface PaymentIntentSettings {
   sessionSecretTtlMs: number;
 }
 
-/** Payment intents. Each method acts on the `db` it is given: the pool, or the transaction of the request's Idempotency-Key. */
+/**
+ * Payment intents. Each method acts on the `db` it is given: the pool, or the
+ * transaction of the request's Idempotency-Key. A write records its event in
+ * the transaction that makes it.
+ */
 export class PaymentIntentsService {
   constructor(private readonly settings: PaymentIntentSettings) {}
 
-  async create(db: Knex, locationId: string, input: CreatePaymentIntentInput): Promise<PaymentIntentRecord> {
+  async create(write: WriteContext, input: CreatePaymentIntentInput): Promise<PaymentIntentRecord> {
+    const { locationId } = write;
     if (!this.settings.currencies.includes(input.currency)) {
       throw new DomainError('VALIDATION_FAILED', {
         problems: [{ fieldName: 'currency', message: `Must be one of ${this.settings.currencies.join(', ')}.` }],
       });
     }
     const id = uuidv7();
-    const created = await insertPaymentIntent(db, {
+    return inTransaction(write.db, async (trx) => {
+      const created = await insertPaymentIntent(trx, {
       locationId,
       id,
       externalReferenceId: input.externalReferenceId,
@@ -45,9 +61,13 @@ export class PaymentIntentsService {
       offSession: input.offSession,
       mandateId: input.mandateId ?? null,
       sessionSecret: newSessionSecret(id),
+      });
+      if (created === undefined) throw new DomainError('CUSTOMER_NOT_FOUND', { fieldName: 'customerId' });
+      await recordChanges(trx, write, [
+        { type: 'payment_intent.created', customerId: created.customerId, object: eventObjectOf(created), previous: null },
+      ]);
+      return created;
     });
-    if (created === undefined) throw new DomainError('CUSTOMER_NOT_FOUND', { fieldName: 'customerId' });
-    return created;
   }
 
   async get(db: Knex, locationId: string, id: string): Promise<PaymentIntentRecord> {
@@ -57,12 +77,20 @@ export class PaymentIntentsService {
   }
 
   /** CANCELED from any status that allows it; a final status is a 409 naming it. */
-  async cancel(db: Knex, locationId: string, id: string): Promise<PaymentIntentRecord> {
-    const canceled = await updatePaymentIntentStatus(db, locationId, id, statusesLeadingTo('CANCELED'), 'CANCELED');
-    if (canceled !== undefined) return canceled;
-    const current = await this.get(db, locationId, id);
-    throw new DomainError('PAYMENT_INTENT_STATUS_CONFLICT', {
-      message: `The payment intent is ${current.status} and cannot be canceled.`,
+  async cancel(write: WriteContext, id: string): Promise<PaymentIntentRecord> {
+    const { locationId } = write;
+    return inTransaction(write.db, async (trx) => {
+      // Locked first, so the event's previous status is the one this cancel moved it from.
+      const current = await lockPaymentIntent(trx, locationId, id);
+      if (current === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
+      const canceled = await updatePaymentIntentStatus(trx, locationId, id, statusesLeadingTo('CANCELED'), 'CANCELED');
+      if (canceled === undefined) {
+        throw new DomainError('PAYMENT_INTENT_STATUS_CONFLICT', { message: `The payment intent is ${current.status} and cannot be canceled.` });
+      }
+      await recordChanges(trx, write, [
+        { type: 'payment_intent.canceled', customerId: canceled.customerId, object: eventObjectOf(canceled), previous: { status: current.status } },
+      ]);
+      return canceled;
     });
   }
 

@@ -17,13 +17,20 @@ function toRecord(row: DefaultRow): DefaultPaymentMethodRecord {
 
 const UPSERT_DEFAULT = preparedStatement(
   'upsert_default_payment_method',
-  `insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
+  `with previous as (
+     select payment_method_id from default_payment_methods
+      where location_id = ? and customer_id = ? and context_name = ?
+      for update
+   )
+   insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
    select pm.location_id, pm.customer_id, ?, pm.id
      from payment_methods pm
+     -- Joined so that the binding is read and locked before the upsert changes it (RETURNING reads the same rows).
+     left join previous on true
     where pm.location_id = ? and pm.customer_id = ? and pm.id = ?
    on conflict (location_id, customer_id, context_name)
    do update set payment_method_id = excluded.payment_method_id, updated_at = now()
-   returning payment_method_id, context_name`,
+   returning payment_method_id, context_name, (select payment_method_id from previous) as previous_payment_method_id`,
 );
 
 /**
@@ -31,19 +38,38 @@ const UPSERT_DEFAULT = preparedStatement(
  * safe under concurrency: the insert selects the card through its owner, so a
  * card that is missing or another customer's inserts nothing (undefined), and
  * the primary key on (location, customer, context) turns concurrent sets into
- * an upsert where the last one wins, never into two bindings.
+ * an upsert where the last one wins, never into two bindings. It also answers
+ * the card the binding held before (null when there was none): the binding is
+ * locked first, so a concurrent set waits and then reads this one's card.
  */
 export async function upsertDefaultPaymentMethod(
   db: Knex | Knex.Transaction,
   binding: { locationId: string; customerId: string; contextName: string; paymentMethodId: string },
-): Promise<DefaultPaymentMethodRecord | undefined> {
-  const [row] = await runPrepared<DefaultRow>(db, UPSERT_DEFAULT, [
+): Promise<{ binding: DefaultPaymentMethodRecord; previousPaymentMethodId: string | null } | undefined> {
+  const [row] = await runPrepared<DefaultRow & { previous_payment_method_id: string | null }>(db, UPSERT_DEFAULT, [
+    binding.locationId,
+    binding.customerId,
+    binding.contextName,
     binding.contextName,
     binding.locationId,
     binding.customerId,
     binding.paymentMethodId,
   ]);
-  return row === undefined ? undefined : toRecord(row);
+  return row === undefined ? undefined : { binding: toRecord(row), previousPaymentMethodId: row.previous_payment_method_id };
+}
+
+/** Removes the defaults bound to a card (before the card itself goes), answering them. */
+export async function deleteDefaultsOfCard(
+  trx: Knex.Transaction,
+  locationId: string,
+  customerId: string,
+  paymentMethodId: string,
+): Promise<DefaultPaymentMethodRecord[]> {
+  const rows = (await trx('default_payment_methods')
+    .where({ location_id: locationId, customer_id: customerId, payment_method_id: paymentMethodId })
+    .delete()
+    .returning(['payment_method_id', 'context_name'])) as DefaultRow[];
+  return rows.map(toRecord);
 }
 
 const CONTEXT_DEFAULT = preparedStatement(

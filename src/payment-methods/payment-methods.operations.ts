@@ -56,8 +56,8 @@ export const saveCustomerPaymentMethod = operation({
     201: { description: 'The card is saved.', schema: paymentMethodDataSchema },
   },
   errors: ['CUSTOMER_NOT_FOUND', 'CARD_LIMIT_REACHED', 'CONFLICT'],
-  handle: async ({ db, location, params, body }, { paymentMethods }) => {
-    const { paymentMethod, created } = await paymentMethods.save(db, location, params.id, body);
+  handle: async ({ write, params, body }, { paymentMethods }) => {
+    const { paymentMethod, created } = await paymentMethods.save(write, params.id, body);
     return { status: created ? 201 : 200, body: toPaymentMethodData(paymentMethod) };
   },
 });
@@ -73,8 +73,8 @@ export const deleteCustomerPaymentMethod = operation({
   params: paymentMethodParamsSchema,
   responses: { 204: { description: 'The card and its default bindings are gone.' } },
   errors: ['CUSTOMER_NOT_FOUND', 'PAYMENT_METHOD_NOT_FOUND', 'PAYMENT_METHOD_NOT_OWNED', 'CONFLICT'],
-  handle: async ({ db, location, params }, { paymentMethods }) => {
-    await paymentMethods.remove(db, location, params.id, params.paymentMethodId);
+  handle: async ({ write, params }, { paymentMethods }) => {
+    await paymentMethods.remove(write, params.id, params.paymentMethodId);
     return { status: 204, body: undefined };
   },
 });
@@ -93,9 +93,9 @@ export const setDefaultPaymentMethod = operation({
   body: { schema: setDefaultPaymentMethodRequestSchema },
   responses: { 200: { description: 'The default for the context.', schema: defaultPaymentMethodResponseSchema } },
   errors: ['CUSTOMER_NOT_FOUND', 'PAYMENT_METHOD_NOT_FOUND', 'PAYMENT_METHOD_NOT_OWNED', 'CONFLICT'],
-  handle: async ({ db, location, params, body }, { paymentMethods }) => ({
+  handle: async ({ write, params, body }, { paymentMethods }) => ({
     status: 200,
-    body: await paymentMethods.setDefault(db, location, params.id, body),
+    body: await paymentMethods.setDefault(write, params.id, body),
   }),
 });
 
@@ -127,9 +127,9 @@ export const deleteDefaultPaymentMethod = operation({
   params: defaultPaymentMethodParamsSchema,
   responses: { 200: { description: 'The default that was removed.', schema: defaultPaymentMethodResponseSchema } },
   errors: ['CUSTOMER_NOT_FOUND', 'DEFAULT_PAYMENT_METHOD_NOT_SET', 'CONFLICT'],
-  handle: async ({ db, location, params }, { paymentMethods }) => ({
+  handle: async ({ write, params }, { paymentMethods }) => ({
     status: 200,
-    body: await paymentMethods.removeDefault(db, location, params.id, params.contextName),
+    body: await paymentMethods.removeDefault(write, params.id, params.contextName),
   }),
 });
 

@@ -17,6 +17,13 @@ export interface PaymentMethodRecord {
 
 export type NewPaymentMethod = Omit<PaymentMethodRecord, 'createdAt'>;
 
+/** A save's outcome: the card, whether it is new, and an updated card's expiry before the save. */
+export interface SavedPaymentMethod {
+  paymentMethod: PaymentMethodRecord;
+  created: boolean;
+  previousExpiry: { expMonth: string; expYear: string } | null;
+}
+
 interface PaymentMethodRow {
   location_id: string;
   id: string;
@@ -81,8 +88,8 @@ export async function upsertPaymentMethod(
   db: Knex | Knex.Transaction,
   card: NewPaymentMethod,
   maxCards: number,
-): Promise<{ paymentMethod: PaymentMethodRecord; created: boolean } | undefined> {
-  const result = await db.raw<{ rows: Array<PaymentMethodRow & { created: boolean }> }>(
+): Promise<SavedPaymentMethod | undefined> {
+  const result = await db.raw<{ rows: Array<PaymentMethodRow & { created: boolean; previous_exp_month: string | null; previous_exp_year: string | null }> }>(
     `insert into payment_methods
        (location_id, id, customer_id, type, card_brand, last_four, exp_month, exp_year, fingerprint)
      select c.location_id, ?, c.id, ?, ?, ?, ?, ?, ?
@@ -93,7 +100,10 @@ export async function upsertPaymentMethod(
                          where pm.location_id = c.location_id and pm.customer_id = c.id and pm.fingerprint = ?))
      on conflict (location_id, customer_id, fingerprint) where fingerprint is not null
      do update set exp_month = excluded.exp_month, exp_year = excluded.exp_year, updated_at = now()
-     returning ${COLUMNS.join(', ')}, (xmax = 0) as created`,
+     returning ${COLUMNS.join(', ')}, (xmax = 0) as created,
+       -- The statement's snapshot is from before it: these read an updated card's expiry as it was.
+       (select p.exp_month from payment_methods p where p.location_id = payment_methods.location_id and p.id = payment_methods.id) as previous_exp_month,
+       (select p.exp_year from payment_methods p where p.location_id = payment_methods.location_id and p.id = payment_methods.id) as previous_exp_year`,
     [
       card.id,
       card.type,
@@ -109,7 +119,9 @@ export async function upsertPaymentMethod(
     ],
   );
   const row = result.rows[0];
-  return row === undefined ? undefined : { paymentMethod: toRecord(row), created: row.created };
+  if (row === undefined) return undefined;
+  const previous = row.created ? null : { expMonth: row.previous_exp_month as string, expYear: row.previous_exp_year as string };
+  return { paymentMethod: toRecord(row), created: row.created, previousExpiry: previous };
 }
 
 const CUSTOMER_CARDS = preparedStatement(
@@ -147,18 +159,16 @@ export async function findPaymentMethodOwner(
   return (row as { customer_id: string } | undefined)?.customer_id;
 }
 
-/** Deletes a customer's card; the foreign key removes every default bound to it in the same statement. */
+/** Deletes a customer's card, answering it as it was (undefined when the customer has no such card). */
 export async function deletePaymentMethod(
   db: Knex | Knex.Transaction,
   locationId: string,
   customerId: string,
   paymentMethodId: string,
-): Promise<boolean> {
-  // RETURNING, not the affected-row count: PGlite reports 0 affected rows when
-  // the delete cascades to other tables.
-  const deleted = await db('payment_methods')
+): Promise<PaymentMethodRecord | undefined> {
+  const [row] = (await db('payment_methods')
     .where({ location_id: locationId, customer_id: customerId, id: paymentMethodId })
     .delete()
-    .returning('id');
-  return deleted.length > 0;
+    .returning([...COLUMNS])) as PaymentMethodRow[];
+  return row === undefined ? undefined : toRecord(row);
 }

@@ -1,9 +1,13 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { customerExists } from '../customers/customers.repository';
+import { recordChanges, type Change } from '../events/event-log';
+import type { WriteContext } from '../platform/http/request-context';
+import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import {
   deleteDefaultPaymentMethod,
+  deleteDefaultsOfCard,
   findDefaultPaymentMethod,
   upsertDefaultPaymentMethod,
   type DefaultPaymentMethodRecord,
@@ -15,16 +19,24 @@ import {
   lockCustomerForCards,
   upsertPaymentMethod,
   type PaymentMethodRecord,
+  type SavedPaymentMethod,
 } from './payment-methods.repository';
-import type { CreatePaymentMethodInput, SetDefaultPaymentMethodInput } from './payment-methods.schemas';
+import { toPaymentMethodData, type CreatePaymentMethodInput, type SetDefaultPaymentMethodInput } from './payment-methods.schemas';
+
+/** The event of a default that a removal took away (the removal of its card, or of the default itself). */
+const defaultRemoved = (customerId: string, binding: DefaultPaymentMethodRecord): Change => ({
+  type: 'default_payment_method.removed',
+  customerId,
+  object: binding,
+  previous: null,
+});
 
 /**
- * Saved cards and per-context defaults. Each write but a card save is one SQL
- * statement, so it is atomic without an explicit transaction; a save also
- * locks its customer to count the cards. The happy path of a read is one round
- * trip, and only a miss pays for the queries that say which 404 it was. Each method acts
- * on the `db` it is given: the pool, or the transaction of the request's
- * Idempotency-Key.
+ * Saved cards and per-context defaults. Each write runs in a transaction that
+ * also records its events (the request's own when it has an Idempotency-Key);
+ * a save also locks its customer to count the cards. The happy path of a read
+ * is one round trip, and only a miss pays for the queries that say which 404
+ * it was. Reads act on the `db` they are given: the pool, or the claim's transaction.
  */
 export class PaymentMethodsService {
   constructor(private readonly settings: { maxCardsPerCustomer: number }) {}
@@ -35,13 +47,9 @@ export class PaymentMethodsService {
    * cards: the count is read under a lock on the customer, so concurrent saves
    * cannot pass it together.
    */
-  async save(
-    db: Knex,
-    locationId: string,
-    customerId: string,
-    input: CreatePaymentMethodInput,
-  ): Promise<{ paymentMethod: PaymentMethodRecord; created: boolean }> {
-    return db.transaction(async (trx) => {
+  async save(write: WriteContext, customerId: string, input: CreatePaymentMethodInput): Promise<SavedPaymentMethod> {
+    const { locationId } = write;
+    return inTransaction(write.db, async (trx) => {
       if (!(await lockCustomerForCards(trx, locationId, customerId))) throw new DomainError('CUSTOMER_NOT_FOUND');
       const card = {
         locationId,
@@ -60,8 +68,21 @@ export class PaymentMethodsService {
           message: `The customer already holds ${this.settings.maxCardsPerCustomer} saved cards, the most allowed. Remove one before saving another.`,
         });
       }
+      await recordChanges(trx, write, this.changesOfSave(saved));
       return saved;
     });
+  }
+
+  /** A new card is attached; a known fingerprint with another expiry is an update; the same card again changes nothing. */
+  private changesOfSave({ paymentMethod, created, previousExpiry }: SavedPaymentMethod): Change[] {
+    const object = toPaymentMethodData(paymentMethod);
+    if (created) return [{ type: 'payment_method.attached', customerId: paymentMethod.customerId, object, previous: null }];
+    if (previousExpiry === null || (previousExpiry.expMonth === paymentMethod.expMonth && previousExpiry.expYear === paymentMethod.expYear)) {
+      return [];
+    }
+    const { expMonth: month, expYear: year } = previousExpiry;
+    const previous = { month, year, card: { expiry: { month, year } } };
+    return [{ type: 'payment_method.updated', customerId: paymentMethod.customerId, object, previous }];
   }
 
   async list(db: Knex, locationId: string, customerId: string): Promise<PaymentMethodRecord[]> {
@@ -70,23 +91,33 @@ export class PaymentMethodsService {
     return cards;
   }
 
-  /** Removes a card and, through the foreign key, every default that pointed at it. */
-  async remove(db: Knex, locationId: string, customerId: string, paymentMethodId: string): Promise<void> {
-    if (!(await deletePaymentMethod(db, locationId, customerId, paymentMethodId))) {
-      throw await this.whyCardIsMissing(db, locationId, customerId, paymentMethodId);
-    }
+  /** Removes a card and every default that pointed at it: one event for each default, then the card's. */
+  async remove(write: WriteContext, customerId: string, paymentMethodId: string): Promise<void> {
+    const { locationId } = write;
+    await inTransaction(write.db, async (trx) => {
+      const defaults = await deleteDefaultsOfCard(trx, locationId, customerId, paymentMethodId);
+      const removed = await deletePaymentMethod(trx, locationId, customerId, paymentMethodId);
+      if (removed === undefined) throw await this.whyCardIsMissing(trx, locationId, customerId, paymentMethodId);
+      await recordChanges(trx, write, [
+        ...defaults.map((binding) => defaultRemoved(customerId, binding)),
+        { type: 'payment_method.detached', customerId, object: toPaymentMethodData(removed), previous: null },
+      ]);
+    });
   }
 
-  /** Sets (or replaces) the customer's default card for a context name. */
-  async setDefault(
-    db: Knex,
-    locationId: string,
-    customerId: string,
-    input: SetDefaultPaymentMethodInput,
-  ): Promise<DefaultPaymentMethodRecord> {
-    const binding = await upsertDefaultPaymentMethod(db, { locationId, customerId, ...input });
-    if (binding === undefined) throw await this.whyCardIsMissing(db, locationId, customerId, input.paymentMethodId);
-    return binding;
+  /** Sets (or replaces) the customer's default card for a context; setting the card it already is changes nothing. */
+  async setDefault(write: WriteContext, customerId: string, input: SetDefaultPaymentMethodInput): Promise<DefaultPaymentMethodRecord> {
+    const { locationId } = write;
+    return inTransaction(write.db, async (trx) => {
+      const outcome = await upsertDefaultPaymentMethod(trx, { locationId, customerId, ...input });
+      if (outcome === undefined) throw await this.whyCardIsMissing(trx, locationId, customerId, input.paymentMethodId);
+      const { binding, previousPaymentMethodId } = outcome;
+      if (previousPaymentMethodId !== binding.paymentMethodId) {
+        const previous = previousPaymentMethodId === null ? null : { paymentMethodId: previousPaymentMethodId };
+        await recordChanges(trx, write, [{ type: 'default_payment_method.set', customerId, object: binding, previous }]);
+      }
+      return binding;
+    });
   }
 
   async getDefault(db: Knex, locationId: string, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {
@@ -97,12 +128,16 @@ export class PaymentMethodsService {
   }
 
   /** Removes the default for a context and answers with the binding it removed. */
-  async removeDefault(db: Knex, locationId: string, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {
-    const removed = await deleteDefaultPaymentMethod(db, locationId, customerId, contextName);
-    if (removed !== undefined) return removed;
-    throw new DomainError(
-      (await customerExists(db, locationId, customerId)) ? 'DEFAULT_PAYMENT_METHOD_NOT_SET' : 'CUSTOMER_NOT_FOUND',
-    );
+  async removeDefault(write: WriteContext, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {
+    const { locationId } = write;
+    return inTransaction(write.db, async (trx) => {
+      const removed = await deleteDefaultPaymentMethod(trx, locationId, customerId, contextName);
+      if (removed === undefined) {
+        throw new DomainError((await customerExists(trx, locationId, customerId)) ? 'DEFAULT_PAYMENT_METHOD_NOT_SET' : 'CUSTOMER_NOT_FOUND');
+      }
+      await recordChanges(trx, write, [defaultRemoved(customerId, removed)]);
+      return removed;
+    });
   }
 
   /**

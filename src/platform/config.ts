@@ -136,6 +136,34 @@ const environmentSchema = z.object({
     .default('')
     .transform((value) => value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== ''))
     .pipe(z.array(z.url({ message: 'must be origins such as https://checkout.example.com' }))),
+  /** Events are kept this long, then purged (one replica at a time). */
+  EVENT_RETENTION_DAYS: positiveInt.default(90),
+  /**
+   * Seconds between a failed webhook delivery and each retry, comma-separated:
+   * one attempt, then one retry per entry (each with ±10 % jitter), then the
+   * delivery is failed. Standard Webhooks' schedule by default.
+   */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((value) => value.split(',').map((part) => Number(part.trim())))
+    .pipe(z.array(z.number().positive({ message: 'must be positive numbers of seconds, comma-separated' })).max(20)),
+  /**
+   * Let webhook endpoints be private, loopback or link-local addresses and
+   * plain http. The default outside production (a receiver on localhost);
+   * false in production, where endpoints must be public https.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.optional(),
+  /** A delivery unanswered after this long fails (and is retried). */
+  WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
+  /** How often each replica looks for new events and due retries. */
+  WEBHOOK_POLL_INTERVAL_MS: positiveInt.default(1000),
+  /** Deliveries in flight per replica; at most 2 of them to any one endpoint, so one slow endpoint cannot hold them all. */
+  WEBHOOK_CONCURRENCY: positiveInt.max(256).default(16),
+  /** An endpoint that failed every attempt for this long is disabled. */
+  WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().positive().default(5),
+  /** Whether this replica delivers webhooks (every replica does by default; they never send one event twice). */
+  WEBHOOK_DELIVERY: booleanFlag.default(true),
   /** An external identity provider: all three, or none. */
   AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_ISSUER: z.string().min(1).optional(),
@@ -169,6 +197,7 @@ const environmentSchema = z.object({
   .transform((env) => ({
     ...env,
     SHUTDOWN_DRAIN_SECONDS: env.SHUTDOWN_DRAIN_SECONDS ?? (env.NODE_ENV === 'production' ? PRODUCTION_DRAIN_SECONDS : 0),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? env.NODE_ENV !== 'production',
   }));
 
 export type Config = Readonly<z.infer<typeof environmentSchema>>;

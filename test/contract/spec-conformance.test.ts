@@ -211,7 +211,7 @@ describe('the OpenAPI document against the spec', () => {
     }
   });
 
-  it('is version 1.1.5 and declares the OAuth2 client-credentials flow with its token address and four scopes', () => {
+  it("is version 1.1.5 and declares the OAuth2 client-credentials flow with its token address, the spec's four scopes and the service's own two (events, webhooks)", () => {
     const document = contractDocument as unknown as {
       openapi: string;
       info: { version: string };
@@ -226,6 +226,8 @@ describe('the OpenAPI document against the spec', () => {
       'simplified-payments-integration:read',
       'spi.customers:read',
       'spi.customers:write',
+      'spi.events:read',
+      'spi.webhooks:write',
     ]);
   });
 

@@ -5,6 +5,7 @@ import * as rateLimitsAndIdempotencyKeys from '../../../migrations/2026112300000
 import * as idempotencyKeysByIssuer from '../../../migrations/20261124000000_idempotency_keys_by_issuer';
 import * as identifiersInNfc from '../../../migrations/20261124010000_identifiers_in_nfc';
 import * as oneCustomerPerReference from '../../../migrations/20261125000000_one_customer_per_reference';
+import * as eventsAndWebhooks from '../../../migrations/20261126000000_events_and_webhooks';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261124000000_idempotency_keys_by_issuer', idempotencyKeysByIssuer],
   ['20261124010000_identifiers_in_nfc', identifiersInNfc],
   ['20261125000000_one_customer_per_reference', oneCustomerPerReference],
+  ['20261126000000_events_and_webhooks', eventsAndWebhooks],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -82,6 +82,8 @@ export const ERROR_CATALOG = {
     message: 'Too many failed logins for this client; retry after the time Retry-After gives.',
   },
   PAYMENT_INTENT_NOT_FOUND: { status: 404, code: 2006, message: 'The payment intent does not exist.' },
+  EVENT_NOT_FOUND: { status: 404, code: 2007, message: 'The event does not exist (or is older than the retention period).' },
+  WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, code: 2008, message: 'The webhook endpoint does not exist.' },
   PAYMENT_INTENT_STATUS_CONFLICT: {
     status: 409,
     code: 3002,
@@ -101,6 +103,11 @@ export const ERROR_CATALOG = {
     status: 409,
     code: 3004,
     message: 'The customer already holds the most saved cards allowed. Remove one before saving another.',
+  },
+  WEBHOOK_ENDPOINT_DISABLED: {
+    status: 409,
+    code: 3005,
+    message: 'The webhook endpoint is disabled: enable it (PATCH status ENABLED) before redelivering to it.',
   },
   RATE_LIMITED: {
     status: 429,

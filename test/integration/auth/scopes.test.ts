@@ -42,6 +42,8 @@ interface Records {
   contextName: string;
   intentId: string;
   sessionSecret: string;
+  /** The newest event of the location (the intent's creation). */
+  eventId: string;
 }
 
 async function freshRecords(): Promise<Records> {
@@ -57,12 +59,22 @@ async function freshRecords(): Promise<Records> {
     .set(testApp.as(location))
     .send({ amount: 1250, currency: 'USD', externalReferenceId: 'order-scopes', customerId: customer })
     .expect(201);
-  return { customerId: customer, paymentMethodId: card, contextName: 'web', intentId: intent.body.id, sessionSecret: intent.body.sessionSecret };
+  const events = await request(testApp.app).get('/v1/events?limit=1').set(testApp.as(location)).expect(200);
+  return {
+    customerId: customer,
+    paymentMethodId: card,
+    contextName: 'web',
+    intentId: intent.body.id,
+    sessionSecret: intent.body.sessionSecret,
+    eventId: events.body.events[0].id,
+  };
 }
 
 /** A path parameter's record: `id` names the customer or the intent, by the path's resource. */
 function parameterValue(operation: Operation<never>, parameter: string, records: Records): string {
-  if (parameter === 'id') return operation.path.startsWith('/v1/payment-intents') ? records.intentId : records.customerId;
+  if (parameter === 'id' && operation.path.startsWith('/v1/payment-intents')) return records.intentId;
+  if (parameter === 'id' && operation.path.startsWith('/v1/events')) return records.eventId;
+  if (parameter === 'id') return records.customerId;
   if (parameter === 'paymentMethodId') return records.paymentMethodId;
   if (parameter === 'contextName') return records.contextName;
   throw new Error(`${operation.operationId}: no test record for the path parameter ${parameter}; add one here`);
@@ -100,7 +112,7 @@ function call(operation: Operation<never>, records: Records, headers: Headers): 
 }
 
 async function rowCounts(): Promise<number[]> {
-  const tables = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents'];
+  const tables = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'events'];
   const counts = await Promise.all(tables.map((table) => testApp.db.knex(table).count<{ count: string }[]>('* as count')));
   const canceled = await testApp.db.knex('payment_intents').where({ status: 'CANCELED' }).count<{ count: string }[]>('* as count');
   return [...counts, canceled].map((rows) => Number(rows[0]?.count));

@@ -1,0 +1,21 @@
+/** Every event type, exactly as integrators subscribe to them (README, Events). */
+export const EVENT_TYPES = [
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
+  'payment_method.attached',
+  'payment_method.updated',
+  'payment_method.detached',
+  'default_payment_method.set',
+  'default_payment_method.removed',
+  'payment_intent.created',
+  'payment_intent.updated',
+  'payment_intent.canceled',
+  'payment_intent.processing',
+  'payment_intent.requires_capture',
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+

@@ -1,0 +1,62 @@
+import { operationsOf } from '../api/operation';
+import { SCOPE } from '../auth/scopes';
+import { customerIdParamsSchema } from '../customers/customers.schemas';
+import type { EventsService } from './events.service';
+import { customerEventsQuerySchema, eventListSchema, eventParamsSchema, eventSchema, listEventsQuerySchema, toEventResponse } from './events.schemas';
+import type { EventRecord } from './events.repository';
+
+const operation = operationsOf<{ events: EventsService }>();
+const tag = 'Events';
+
+const PAGING =
+  'Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. Events are kept `EVENT_RETENTION_DAYS` (default 90) days.';
+
+const pageOf = ({ events, hasMore }: { events: EventRecord[]; hasMore: boolean }) => ({
+  status: 200 as const,
+  body: { results: events.length, events: events.map(toEventResponse), hasMore },
+});
+
+export const listEvents = operation({
+  method: 'get',
+  path: '/v1/events',
+  operationId: 'listEvents',
+  tag,
+  summary: "List the location's events",
+  description: `Every change made under this location, one event each, written in the transaction that made the change: a change that committed always has its event, one that failed never does. ${PAGING}`,
+  access: { scope: SCOPE.eventsRead },
+  query: listEventsQuerySchema,
+  responses: { 200: { description: 'A page of events.', schema: eventListSchema } },
+  errors: [],
+  handle: async ({ db, location, query }, { events }) => pageOf(await events.list(db, location, query)),
+});
+
+export const getEvent = operation({
+  method: 'get',
+  path: '/v1/events/{id}',
+  operationId: 'getEvent',
+  tag,
+  summary: 'Read an event',
+  description: "An event of this location; another location's event is a 404.",
+  access: { scope: SCOPE.eventsRead },
+  params: eventParamsSchema,
+  responses: { 200: { description: 'The event.', schema: eventSchema } },
+  errors: ['EVENT_NOT_FOUND'],
+  handle: async ({ db, location, params }, { events }) => ({ status: 200, body: toEventResponse(await events.get(db, location, params.id)) }),
+});
+
+export const listCustomerEvents = operation({
+  method: 'get',
+  path: '/v1/customers/{id}/events',
+  operationId: 'listCustomerEvents',
+  tag,
+  summary: "A customer's history",
+  description: `The events of one customer: its creation, its cards and defaults, its payment intents, each with the client (\`clientId\`) and request (\`requestId\`, \`idempotencyKey\`) that made it. ${PAGING}`,
+  access: { scope: SCOPE.eventsRead },
+  params: customerIdParamsSchema,
+  query: customerEventsQuerySchema,
+  responses: { 200: { description: "A page of the customer's events.", schema: eventListSchema } },
+  errors: ['CUSTOMER_NOT_FOUND'],
+  handle: async ({ db, location, params, query }, { events }) => pageOf(await events.ofCustomer(db, location, params.id, query)),
+});
+
+export const eventsOperations = [listEvents, getEvent, listCustomerEvents];

@@ -1,0 +1,94 @@
+import type { Knex } from 'knex';
+import type { EventType } from './event-types';
+
+export interface EventRecord {
+  locationId: string;
+  id: string;
+  type: EventType;
+  createdAt: Date;
+  customerId: string | null;
+  requestId: string | null;
+  idempotencyKey: string | null;
+  clientId: string | null;
+  data: { object: Record<string, unknown>; previous: Record<string, unknown> | null };
+}
+
+interface EventRow {
+  location_id: string;
+  id: string;
+  type: EventType;
+  created_at: Date;
+  customer_id: string | null;
+  request_id: string | null;
+  idempotency_key: string | null;
+  client_id: string | null;
+  data: EventRecord['data'];
+}
+
+const COLUMNS = ['location_id', 'id', 'type', 'created_at', 'customer_id', 'request_id', 'idempotency_key', 'client_id', 'data'];
+
+export function toEventRecord(row: EventRow): EventRecord {
+  return {
+    locationId: row.location_id,
+    id: row.id,
+    type: row.type,
+    createdAt: row.created_at,
+    customerId: row.customer_id,
+    requestId: row.request_id,
+    idempotencyKey: row.idempotency_key,
+    clientId: row.client_id,
+    data: row.data,
+  };
+}
+
+export interface EventQuery {
+  limit: number;
+  startingAfter?: string;
+  /** An exact type, or `resource.*`. */
+  type?: string;
+  customerId?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+/**
+ * A page of the location's events, newest first: ids are UUIDv7, so their
+ * order is the order events were made in, and the cursor is the last id
+ * seen. One more row than the page is read to tell whether more follow.
+ */
+export async function listEvents(db: Knex, locationId: string, query: EventQuery): Promise<{ events: EventRecord[]; hasMore: boolean }> {
+  const rows = (await db('events')
+    .select(COLUMNS)
+    .where({ location_id: locationId })
+    .modify((builder) => {
+      if (query.customerId !== undefined) builder.where({ customer_id: query.customerId });
+      if (query.startingAfter !== undefined) builder.where('id', '<', query.startingAfter);
+      // `_` is a LIKE wildcard: escaped, `payment_intent.*` means exactly that prefix.
+      if (query.type?.endsWith('.*')) builder.where('type', 'like', `${query.type.slice(0, -1).replaceAll('_', '\\_')}%`);
+      else if (query.type !== undefined) builder.where({ type: query.type });
+      if (query.createdAfter !== undefined) builder.where('created_at', '>', query.createdAfter);
+      if (query.createdBefore !== undefined) builder.where('created_at', '<', query.createdBefore);
+    })
+    .orderBy('id', 'desc')
+    .limit(query.limit + 1)) as EventRow[];
+  return { events: rows.slice(0, query.limit).map(toEventRecord), hasMore: rows.length > query.limit };
+}
+
+export async function findEvent(db: Knex, locationId: string, id: string): Promise<EventRecord | undefined> {
+  const row = (await db('events').select(COLUMNS).where({ location_id: locationId, id }).first()) as EventRow | undefined;
+  return row === undefined ? undefined : toEventRecord(row);
+}
+
+/** Deletes events made before `before`, in batches so no statement holds many locks; answers how many went. */
+export async function purgeEventsBefore(db: Knex, before: Date, batchSize = 5000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    // RETURNING rather than the affected-row count, which PGlite does not always report.
+    const { rows } = (await db.raw(`delete from events where ctid in (select ctid from events where created_at < ? limit ?) returning 1`, [
+      before,
+      batchSize,
+    ])) as { rows: unknown[] };
+    total += rows.length;
+    if (rows.length < batchSize) return total;
+  }
+}
