@@ -3,6 +3,8 @@ import type { CustomersService } from './customers/customers.service';
 import { customersOperations } from './customers/customers.operations';
 import type { EventsService } from './events/events.service';
 import { eventsOperations } from './events/events.operations';
+import type { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
+import { webhookEndpointsOperations } from './webhooks/webhook-endpoints.operations';
 import type { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { paymentIntentsOperations } from './payment-intents/payment-intents.operations';
 import type { PaymentMethodsService } from './payment-methods/payment-methods.service';
@@ -14,6 +16,7 @@ export interface ApiServices {
   paymentMethods: PaymentMethodsService;
   paymentIntents: PaymentIntentsService;
   events: EventsService;
+  webhookEndpoints: WebhookEndpointsService;
 }
 
 /**
@@ -26,4 +29,5 @@ export const API_OPERATIONS: readonly Operation<ApiServices>[] = [
   ...paymentIntentsOperations,
   ...customersOperations,
   ...eventsOperations,
+  ...webhookEndpointsOperations,
 ];

@@ -20,6 +20,7 @@ import type { Metrics } from './platform/metrics/metrics';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { CustomersService } from './customers/customers.service';
 import { EventsService } from './events/events.service';
+import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 import { PaymentMethodsService } from './payment-methods/payment-methods.service';
 import { errorHandler } from './platform/http/error-handler';
 import { inOrder } from './platform/http/in-order';
@@ -61,6 +62,8 @@ export interface AppSettings {
   healthDatabaseTimeoutMs?: number;
   idempotency: IdempotencySettings;
   rateLimit: RateLimitSettings;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private hosts as webhook URLs; refused when omitted. */
+  webhookAllowPrivateTargets?: boolean;
 }
 
 /** Answers about customers and their cards are never to be kept by a browser or a shared cache. */
@@ -88,6 +91,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
       sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
     }),
     events: new EventsService(),
+    webhookEndpoints: new WebhookEndpointsService({ allowPrivateTargets: settings.webhookAllowPrivateTargets ?? false }),
   };
   const creates = new IdempotentCreates(db, settings.idempotency);
   const document = buildOpenApiDocument();

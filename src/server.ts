@@ -9,6 +9,8 @@ import { databaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
 import { createHttpServer } from './platform/http/http-server';
 import { scheduleIdempotencyKeyPurge } from './idempotency/purge-schedule';
+import { scheduleEventPurge } from './events/event-purge-schedule';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { Readiness } from './platform/lifecycle/readiness';
 import { createLogger, type Logger } from './platform/logger';
@@ -25,6 +27,7 @@ async function migrate(config: Config, logger: Logger): Promise<void> {
 }
 
 const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60 * 1000;
+const EVENT_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** One process serving the API: alone (WEB_CONCURRENCY=1) or as a cluster worker. */
 async function runWorker(config: Config, logger: Logger): Promise<void> {
@@ -58,6 +61,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
       idempotency: { ttlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS, lockTimeoutSeconds: config.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS },
       rateLimit: { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
+      webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
     },
   });
   const server = createHttpServer(app, {
@@ -67,6 +71,17 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     maxHeaderSize: config.HTTP_MAX_HEADER_SIZE,
   });
   scheduleIdempotencyKeyPurge(knex, logger, IDEMPOTENCY_PURGE_INTERVAL_MS);
+  scheduleEventPurge(knex, logger, { retentionDays: config.EVENT_RETENTION_DAYS, intervalMs: EVENT_PURGE_INTERVAL_MS });
+  const dispatcher = config.WEBHOOK_DELIVERY
+    ? new WebhookDispatcher(knex, logger, {
+        retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE,
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+        concurrency: config.WEBHOOK_CONCURRENCY,
+        disableAfterMs: config.WEBHOOK_DISABLE_AFTER_DAYS * 24 * 60 * 60 * 1000,
+        allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      })
+    : undefined;
   const metricsServer =
     config.METRICS_PORT > 0 && cluster.isPrimary ? createMetricsServer(registryCollector(metrics.registry)) : undefined;
   stopGracefullyOnSignals({
@@ -77,12 +92,14 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     alsoClose: metricsServer ? [metricsServer] : [],
+    background: dispatcher ? [dispatcher] : [],
   });
   metricsServer?.listen(config.METRICS_PORT, config.HOST);
   server.listen(config.PORT, config.HOST, () => {
     // The bound port, which differs from PORT when PORT=0 asks for any free one.
     const { port } = server.address() as AddressInfo;
     logger.info({ port, host: config.HOST, database: kind, metricsPort: metricsServer ? config.METRICS_PORT : undefined }, 'listening');
+    dispatcher?.start();
   });
 }
 

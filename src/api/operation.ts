@@ -18,7 +18,7 @@ export interface ResponseDeclaration {
   schema?: z.ZodType;
 }
 
-export type Responses = Partial<Record<200 | 201 | 204, ResponseDeclaration>>;
+export type Responses = Partial<Record<200 | 201 | 202 | 204, ResponseDeclaration>>;
 
 /** What a handler answers: one of the declared statuses, with a body of that status's schema. */
 export type Reply<R extends Responses> = {

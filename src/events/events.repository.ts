@@ -79,16 +79,12 @@ export async function findEvent(db: Knex, locationId: string, id: string): Promi
   return row === undefined ? undefined : toEventRecord(row);
 }
 
-/** Deletes events made before `before`, in batches so no statement holds many locks; answers how many went. */
-export async function purgeEventsBefore(db: Knex, before: Date, batchSize = 5000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    // RETURNING rather than the affected-row count, which PGlite does not always report.
-    const { rows } = (await db.raw(`delete from events where ctid in (select ctid from events where created_at < ? limit ?) returning 1`, [
-      before,
-      batchSize,
-    ])) as { rows: unknown[] };
-    total += rows.length;
-    if (rows.length < batchSize) return total;
-  }
+/** Deletes up to `limit` events made before `before`; answers how many went. */
+export async function purgeEventsBefore(db: Knex, before: Date, limit: number): Promise<number> {
+  // RETURNING rather than the affected-row count, which PGlite does not always report.
+  const { rows } = (await db.raw('delete from events where ctid in (select ctid from events where created_at < ? limit ?) returning 1', [
+    before,
+    limit,
+  ])) as { rows: unknown[] };
+  return rows.length;
 }

@@ -92,23 +92,34 @@ type Step =
   | { op: 'deleteDefault'; customer: IdPick; context: string }
   | { op: 'createIntent'; body: unknown; customer: IdPick | null }
   | { op: 'getIntent'; intent: IdPick }
-  | { op: 'cancelIntent'; intent: IdPick };
+  | { op: 'cancelIntent'; intent: IdPick }
+  | { op: 'listEvents'; type: string | null; customer: IdPick | null }
+  | { op: 'customerEvents'; customer: IdPick };
 
-const context = fc.constantFrom('web', 'kiosk', 'x'.repeat(256), 'a\u0001');
+const context = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('web', 'kiosk') }, { weight: 1, arbitrary: fc.constantFrom('x'.repeat(256), 'a\u0001') });
+/** Whether setDefault sends a malformed paymentMethodId; mostly not, so that defaults get set. */
+const mutateDefault = fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
 
+/** Writes weigh more, so that sequences reach deep states: a card, its default, their removal. */
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ op: fc.constant('createCustomer' as const), body: bodyArbitrary(validCustomer) }),
-  fc.record({ op: fc.constant('findCustomers' as const), reference: fc.constantFrom('u1', 'u2', '', 'x'.repeat(300)) }),
-  fc.record({ op: fc.constant('getCustomer' as const), customer: idPick }),
-  fc.record({ op: fc.constant('saveCard' as const), customer: idPick, body: bodyArbitrary(validCard) }),
-  fc.record({ op: fc.constant('listCards' as const), customer: idPick }),
-  fc.record({ op: fc.constant('deleteCard' as const), customer: idPick, card: idPick }),
-  fc.record({ op: fc.constant('setDefault' as const), customer: idPick, card: idPick, context, mutate: fc.boolean() }),
-  fc.record({ op: fc.constant('getDefault' as const), customer: idPick, context }),
-  fc.record({ op: fc.constant('deleteDefault' as const), customer: idPick, context }),
-  fc.record({ op: fc.constant('createIntent' as const), body: bodyArbitrary(validIntent), customer: fc.option(idPick, { nil: null }) }),
-  fc.record({ op: fc.constant('getIntent' as const), intent: idPick }),
-  fc.record({ op: fc.constant('cancelIntent' as const), intent: idPick }),
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('createCustomer' as const), body: bodyArbitrary(validCustomer) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('findCustomers' as const), reference: fc.constantFrom('u1', 'u2', '', 'x'.repeat(300)) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('getCustomer' as const), customer: idPick }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('saveCard' as const), customer: idPick, body: bodyArbitrary(validCard) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('listCards' as const), customer: idPick }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteCard' as const), customer: idPick, card: idPick }) },
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('setDefault' as const), customer: idPick, card: idPick, context, mutate: mutateDefault }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('getDefault' as const), customer: idPick, context }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteDefault' as const), customer: idPick, context }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('createIntent' as const), body: bodyArbitrary(validIntent), customer: fc.option(idPick, { nil: null }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('getIntent' as const), intent: idPick }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('cancelIntent' as const), intent: idPick }) },
+  { weight: 1, arbitrary: fc.record({
+    op: fc.constant('listEvents' as const),
+    type: fc.option(fc.constantFrom('customer.created', 'payment_method.*', 'default_payment_method.set', 'card.*', ''), { nil: null }),
+    customer: fc.option(idPick, { nil: null }),
+  }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('customerEvents' as const), customer: idPick }) },
 );
 
 /** Who asks, and for which location. */
@@ -116,10 +127,29 @@ const callerArbitrary = fc.record({
   location: fc.constantFrom(...LOCATIONS),
   scopes: fc.oneof({ weight: 4, arbitrary: fc.constant([...SCOPES]) }, { weight: 1, arbitrary: fc.subarray([...SCOPES]) }),
   entitled: fc.oneof({ weight: 4, arbitrary: fc.constant('own' as const) }, { weight: 1, arbitrary: fc.constantFrom('other' as const, 'all' as const) }),
-  idempotencyKey: fc.option(fc.constantFrom('k1', 'k2', 'bad key'), { nil: undefined }),
+  // Mostly the ids this location made (so sequences reach deep states: a card, its default, its removal), sometimes the other location's.
+  foreignIds: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  // Mostly none or a fresh key (so that writes go through), sometimes a reused or malformed one (replays, 422s, 400s).
+  idempotencyKey: fc.oneof(
+    { weight: 6, arbitrary: fc.constant(undefined) },
+    { weight: 2, arbitrary: fc.uuid() },
+    { weight: 1, arbitrary: fc.constantFrom('k1', 'k2', 'bad key') },
+  ),
 });
 
-type Caller = { location: (typeof LOCATIONS)[number]; scopes: Scope[]; entitled: 'own' | 'other' | 'all'; idempotencyKey: string | undefined };
+type Caller = {
+  location: (typeof LOCATIONS)[number];
+  scopes: Scope[];
+  entitled: 'own' | 'other' | 'all';
+  foreignIds: boolean;
+  idempotencyKey: string | undefined;
+};
+
+/** The ids known to the location whose ids the caller aims at. */
+function idsFor(caller: Caller, known: Record<string, Known>): Known {
+  const aimed = caller.foreignIds ? (LOCATIONS.find((location) => location !== caller.location) as string) : caller.location;
+  return known[aimed] as Known;
+}
 
 async function headersFor(caller: Caller): Promise<Record<string, string>> {
   const other = LOCATIONS.find((location) => location !== caller.location) as string;
@@ -169,11 +199,30 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
       return app.get(`/v1/payment-intents/${pickId(step.intent, known.intents)}`).set(headers);
     case 'cancelIntent':
       return app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/cancel`).set(headers);
+    case 'listEvents':
+      return app
+        .get('/v1/events')
+        .query({ limit: 100, ...(step.type === null ? {} : { type: step.type }), ...(customer === undefined ? {} : { customerId: customer }) })
+        .set(headers);
+    case 'customerEvents':
+      return app.get(`/v1/customers/${customer}/events`).query({ limit: 100 }).set(headers);
   }
 }
 
-/** Every business row, in a stable order: what a 4xx must leave exactly as it was. */
-async function snapshot(): Promise<string> {
+type Row = Record<string, unknown>;
+
+/** Every business row, in a stable order, and the events' ids: what a step may change. */
+interface Snapshot {
+  /** What a 4xx must leave exactly as it was. */
+  text: string;
+  customers: Row[];
+  cards: Row[];
+  defaults: Row[];
+  intents: Row[];
+  eventIds: Set<string>;
+}
+
+async function snapshot(): Promise<Snapshot> {
   const tables: Array<[string, string[]]> = [
     ['customers', ['location_id', 'id']],
     ['payment_methods', ['location_id', 'id']],
@@ -181,20 +230,79 @@ async function snapshot(): Promise<string> {
     ['payment_intents', ['location_id', 'id']],
   ];
   const rows = await Promise.all(tables.map(([table, order]) => testApp.db.knex(table).select('*').orderBy(order)));
-  return JSON.stringify(rows);
+  const events = (await testApp.db.knex('events').select('id')) as Array<{ id: string }>;
+  const [customers, cards, defaults, intents] = rows as [Row[], Row[], Row[], Row[]];
+  return { text: JSON.stringify(rows), customers, cards, defaults, intents, eventIds: new Set(events.map(({ id }) => id)) };
+}
+
+/** Rows by key: added, removed, and kept (before and after). */
+function diff(before: Row[], after: Row[], key: (row: Row) => string): { added: Row[]; removed: Row[]; kept: Array<[Row, Row]> } {
+  const old = new Map(before.map((row) => [key(row), row]));
+  const now = new Map(after.map((row) => [key(row), row]));
+  return {
+    added: after.filter((row) => !old.has(key(row))),
+    removed: before.filter((row) => !now.has(key(row))),
+    kept: after.filter((row) => old.has(key(row))).map((row) => [old.get(key(row)) as Row, row]),
+  };
+}
+
+/** The events a step's changes must have recorded, as `location type customer`, sorted: one per change. */
+function expectedEvents(before: Snapshot, after: Snapshot): string[] {
+  const event = (row: Row, type: string) => `${row.location_id as string} ${type} ${(row.customer_id as string | null) ?? row.id}`;
+  const byId = (row: Row) => `${row.location_id as string}/${row.id as string}`;
+  const customers = diff(before.customers, after.customers, byId);
+  const cards = diff(before.cards, after.cards, byId);
+  const defaults = diff(before.defaults, after.defaults, (row) => `${row.location_id as string}/${row.customer_id as string}/${row.context_name as string}`);
+  const intents = diff(before.intents, after.intents, byId);
+  return [
+    ...customers.added.map((row) => event(row, 'customer.created')),
+    ...cards.added.map((row) => event(row, 'payment_method.attached')),
+    ...cards.removed.map((row) => event(row, 'payment_method.detached')),
+    ...cards.kept.filter(([was, is]) => was.exp_month !== is.exp_month || was.exp_year !== is.exp_year).map(([, row]) => event(row, 'payment_method.updated')),
+    ...defaults.added.map((row) => event(row, 'default_payment_method.set')),
+    ...defaults.removed.map((row) => event(row, 'default_payment_method.removed')),
+    ...defaults.kept.filter(([was, is]) => was.payment_method_id !== is.payment_method_id).map(([, row]) => event(row, 'default_payment_method.set')),
+    ...intents.added.map((row) => `${row.location_id as string} payment_intent.created ${(row.customer_id as string | null) ?? 'none'}`),
+    ...intents.kept
+      .filter(([was, is]) => was.status !== is.status)
+      .map(([, row]) => `${row.location_id as string} payment_intent.${(row.status as string).toLowerCase()} ${(row.customer_id as string | null) ?? 'none'}`),
+  ].sort();
+}
+
+/** The events recorded since `before`, in the same form. */
+async function recordedEvents(before: Snapshot): Promise<Array<{ key: string; row: Row }>> {
+  const rows = (await testApp.db.knex('events').select('*')) as Row[];
+  return rows
+    .filter((row) => !before.eventIds.has(row.id as string))
+    .map((row) => ({ key: `${row.location_id as string} ${row.type as string} ${(row.customer_id as string | null) ?? 'none'}`, row }));
 }
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 
-async function checkInvariants(step: Step, caller: Caller, response: request.Response, before: string): Promise<void> {
+async function checkInvariants(step: Step, caller: Caller, response: request.Response, before: Snapshot): Promise<void> {
   expect(response.status).toBeLessThan(500);
   expect(takeContractViolations()).toEqual([]);
-  if (response.status >= 400) expect(await snapshot()).toBe(before);
+  const after = await snapshot();
+  if (response.status >= 400) expect(after.text).toBe(before.text);
+
+  // Every committed change has exactly one event, and a step that changed nothing (a 4xx, a read, a replay) has none.
+  const recorded = await recordedEvents(before);
+  expect({ step: step.op, events: recorded.map(({ key }) => key).sort() }).toEqual({ step: step.op, events: expectedEvents(before, after) });
+  // Events never cross locations: an event names only records of its own location.
+  for (const { row } of recorded) {
+    const named = new Set(JSON.stringify([row.customer_id, row.data]).match(UUID) ?? []);
+    for (const id of named) {
+      const elsewhere = await Promise.all(
+        ['customers', 'payment_methods', 'payment_intents'].map((table) => testApp.db.knex(table).where({ id }).whereNot({ location_id: row.location_id }).first()),
+      );
+      expect({ event: row.type, id, elsewhere: elsewhere.filter(Boolean) }).toEqual({ event: row.type, id, elsewhere: [] });
+    }
+  }
 
   // `results` is the length of the list it counts.
   const body = response.body as Record<string, unknown>;
   if (typeof body?.results === 'number') {
-    const list = (body.customers ?? body.paymentMethods) as unknown[];
+    const list = (body.customers ?? body.paymentMethods ?? body.events) as unknown[];
     expect(body.results).toBe(list.length);
   }
 
@@ -203,7 +311,7 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
     const ids = new Set(JSON.stringify(body).match(UUID) ?? []);
     for (const id of ids) {
       const elsewhere = await Promise.all(
-        ['customers', 'payment_methods', 'payment_intents'].map((table) => testApp.db.knex(table).where({ id }).whereNot({ location_id: caller.location }).first()),
+        ['customers', 'payment_methods', 'payment_intents', 'events'].map((table) => testApp.db.knex(table).where({ id }).whereNot({ location_id: caller.location }).first()),
       );
       expect({ step: step.op, id, elsewhere: elsewhere.filter(Boolean) }).toEqual({ step: step.op, id, elsewhere: [] });
     }
@@ -233,19 +341,44 @@ function remember(step: Step, response: request.Response, known: Known): void {
   if (step.op === 'createIntent') known.intents.push(id);
 }
 
+/**
+ * Each sequence starts from a customer per location with a saved card set as
+ * its `web` default and an intent: short random sequences then reach the
+ * deep states (replacing and removing a default, removing a card that has
+ * one, canceling) rather than mostly aiming at ids that do not exist yet.
+ */
+async function seed(known: Record<string, Known>): Promise<void> {
+  for (const location of LOCATIONS) {
+    const pool = known[location] as Known;
+    const app = request(testApp.app);
+    const customer = (await app.post('/v1/customers').set(testApp.as(location)).send({}).expect(200)).body.id as string;
+    const card = (await request(testApp.app).post(`/v1/customers/${customer}/payment-methods`).set(testApp.as(location)).send(cardInput()).expect(201)).body.id as string;
+    await request(testApp.app).post(`/v1/customers/${customer}/payment-methods/defaults`).set(testApp.as(location)).send({ paymentMethodId: card, contextName: 'web' }).expect(200);
+    const intent = await request(testApp.app)
+      .post('/v1/payment-intents')
+      .set(testApp.as(location))
+      .send({ amount: 100, currency: 'USD', externalReferenceId: 'seed', customerId: customer })
+      .expect(201);
+    pool.customers.push(customer);
+    pool.cards.push(card);
+    pool.intents.push(intent.body.id as string);
+  }
+}
+
 describe('fuzz: request sequences across the whole API', () => {
   it(`keeps every invariant after every step (${RUNS} sequences, seed ${SEED})`, async () => {
     // Logged so that a failure in CI can be replayed with FUZZ_SEED.
     process.stdout.write(`fuzz: ${RUNS} runs, seed ${SEED}\n`);
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(stepArbitrary, callerArbitrary), { minLength: 1, maxLength: 25 }), async (steps) => {
-        const known: Known = { customers: [], cards: [], intents: [] };
+      fc.asyncProperty(fc.array(fc.tuple(stepArbitrary, callerArbitrary), { minLength: 8, maxLength: 40 }), async (steps) => {
+        const known = Object.fromEntries(LOCATIONS.map((location): [string, Known] => [location, { customers: [], cards: [], intents: [] }]));
+        await seed(known);
         takeContractViolations();
         for (const [step, caller] of steps) {
           const before = await snapshot();
-          const response = await send(step, known, await headersFor(caller as Caller));
+          const response = await send(step, idsFor(caller as Caller, known), await headersFor(caller as Caller));
           await checkInvariants(step, caller as Caller, response, before);
-          remember(step, response, known);
+          remember(step, response, known[(caller as Caller).location] as Known);
         }
       }),
       { numRuns: RUNS, seed: SEED },

@@ -1,3 +1,5 @@
+import { createServer, type Socket } from 'node:net';
+import { Client } from 'pg';
 import { classifyDatabaseError } from '../../src/platform/db/database-errors';
 import { openTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -42,5 +44,23 @@ describe('classifyDatabaseError on real PostgreSQL errors', () => {
     );
     expect(classifyDatabaseError(new TypeError('boom'))).toBeUndefined();
     expect(classifyDatabaseError('string')).toBeUndefined();
+  });
+
+  it("maps pg's own connect timeout (a server that accepts but never starts the session) to SERVICE_UNAVAILABLE", async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const client = new Client({ host: '127.0.0.1', port, user: 'postgres', connectionTimeoutMillis: 200 });
+    const error = await client.connect().then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    for (const socket of sockets) socket.destroy();
+    silent.close();
+    expect((error as Error).message).toBe('timeout expired');
+    expect(classifyDatabaseError(error)).toBe('SERVICE_UNAVAILABLE');
+    // Only that message whole: an unrelated error that mentions the words stays a 500.
+    expect(classifyDatabaseError(new Error('lease timeout expired in the payment processor'))).toBeUndefined();
   });
 });

@@ -1,9 +1,12 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startSourceService, type RunningService } from '../support/process/service-process';
+import { createInterface } from 'node:readline';
+import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
+import { freePort } from '../support/process/free-port';
+import { eventually } from '../support/webhook-receiver';
 
 /**
  * README's API snippets, run as written against a started service, top to
@@ -27,7 +30,8 @@ function blocksOf(heading: string, lang = 'sh'): string[] {
 
 let service: RunningService;
 beforeAll(async () => {
-  service = await startSourceService();
+  // Deliveries looked for every 100 ms, so the receiver's test does not wait on the default second.
+  service = await startSourceService({ WEBHOOK_POLL_INTERVAL_MS: '100' });
 }, 90_000);
 afterAll(() => service.stop());
 
@@ -40,6 +44,7 @@ describe("README's API snippets", () => {
       blocksOf('## Authentication')[0] ?? '',
       ...blocksOf('## Endpoints'),
       ...blocksOf('## Payment intents and the browser-side read'),
+      ...blocksOf('## Events and webhooks'),
     ]
       .join('\n')
       .replaceAll('http://localhost:8080', service.baseUrl);
@@ -55,6 +60,42 @@ describe("README's API snippets", () => {
     // The browser side read the customer's cards with the session secret, before the cancel.
     expect(stdout).toContain('"results":0,"paymentMethods":[]');
     expect(stdout).toContain('"status":"CANCELED"');
+    // The customer's history, newest first, and the endpoint made with its secret.
+    expect(stdout).toContain('"results":2,"events":[{');
+    expect(stdout).toContain('"type":"payment_intent.canceled"');
+    expect(stdout).toMatch(/"results":0,"deliveries":\[\]|"deliveries":\[\{/);
+  }, 90_000);
+
+  it('include a webhook receiver that verifies real deliveries as saved', async () => {
+    const [program] = blocksOf('## Events and webhooks', 'ts');
+    expect(program).toContain("from 'standardwebhooks'");
+    // Saved in the checkout (git-ignored test-output/), so that it imports the project's standardwebhooks.
+    mkdirSync(path.join(ROOT, 'test-output'), { recursive: true });
+    const file = path.join(ROOT, 'test-output', `readme-webhook-receiver-${process.pid}.ts`);
+    writeFileSync(file, program as string);
+    const token = await devClientToken(service.baseUrl);
+    const headers = { Authorization: `Bearer ${token}`, 'Platform-Restaurant-External-ID': 'store-receiver', 'Content-Type': 'application/json' };
+    const port = await freePort();
+    const endpoint = await fetch(`${service.baseUrl}/v1/webhook-endpoints`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ url: `http://127.0.0.1:${port}/hooks`, enabledEvents: ['customer.created'] }),
+    });
+    const { secret } = (await endpoint.json()) as { secret: string };
+    const receiver = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: String(port), WEBHOOK_SECRET: secret } });
+    try {
+      const output: string[] = [];
+      createInterface({ input: receiver.stdout }).on('line', (line) => output.push(line));
+      await eventually(async () => (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }).catch(() => undefined))?.status === 400);
+      const created = await fetch(`${service.baseUrl}/v1/customers`, { method: 'POST', headers, body: '{}' });
+      const { id } = (await created.json()) as { id: string };
+      const events = (await (await fetch(`${service.baseUrl}/v1/events?customerId=${id}`, { headers })).json()) as { events: Array<{ id: string }> };
+      await eventually(() => output.length > 0);
+      expect(output).toEqual([`verified customer.created ${events.events[0]?.id}`]);
+    } finally {
+      receiver.kill();
+      rmSync(file, { force: true });
+    }
   }, 90_000);
 
   it('include a typed-client program that runs as saved (a .ts file at the root, run with tsx)', async () => {

@@ -45,6 +45,8 @@ export interface TestAppOptions {
   sessionSecretTtlSeconds?: number;
   /** MAX_CARDS_PER_CUSTOMER: the documented 50 when omitted. */
   maxCardsPerCustomer?: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS; true (as outside production) when omitted, so receivers on 127.0.0.1 work. */
+  webhookAllowPrivateTargets?: boolean;
   /** Shared with the test, to start a shutdown. */
   readiness?: Readiness;
   /** Time requests for /metrics (exposed as `metrics`). */
@@ -102,6 +104,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           corsAllowedOrigins: [TEST_CORS_ORIGIN],
           idempotency: { ttlSeconds: options.idempotencyTtlSeconds ?? 86_400, lockTimeoutSeconds: 60 },
           rateLimit: options.rateLimit ?? { requests: 100_000, windowSeconds: 60 },
+          webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? true,
         },
       }),
     ),

@@ -34,6 +34,14 @@ const CONNECTION_LOST_MESSAGES = [
   'Query read timeout',
 ];
 
+/**
+ * pg's connectionTimeoutMillis, word for word: a new connection that did not
+ * complete its start-up in time. The pool hands it to whichever acquire was
+ * waiting for that connection. Matched whole: the words are too common to
+ * match inside other messages.
+ */
+const CONNECT_TIMEOUT_MESSAGE = 'timeout expired';
+
 export function classifyDatabaseError(error: unknown): ErrorCode | undefined {
   if (error === null || typeof error !== 'object') return undefined;
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
@@ -45,5 +53,6 @@ export function classifyDatabaseError(error: unknown): ErrorCode | undefined {
   // Knex gives up waiting for a pooled connection with this error.
   if (name === 'KnexTimeoutError') return 'SERVICE_UNAVAILABLE';
   if (typeof message === 'string' && CONNECTION_LOST_MESSAGES.some((lost) => message.includes(lost))) return 'SERVICE_UNAVAILABLE';
+  if (message === CONNECT_TIMEOUT_MESSAGE) return 'SERVICE_UNAVAILABLE';
   return undefined;
 }

@@ -15,6 +15,11 @@ export interface ShutdownParts {
   timeoutMs: number;
   /** Closed alongside the API server, e.g. the metrics server. */
   alsoClose?: Server[];
+  /**
+   * Work beside the API (webhook delivery): told to stop when the signal comes,
+   * so it takes nothing new, and awaited (its work in flight) before the pool closes.
+   */
+  background?: Array<{ stop(): Promise<void> }>;
 }
 
 /** Resolves once every connection of a closed server has ended, or after `timeoutMs` with false. */
@@ -57,6 +62,7 @@ export function stopGracefullyOnSignals(parts: ShutdownParts): void {
       parts.logger.error('shutdown did not finish in time; exiting');
       process.exit(1);
     }, parts.drainMs + parts.timeoutMs + 5000).unref();
+    const backgroundStopped = Promise.allSettled((parts.background ?? []).map((work) => work.stop()));
 
     await sleep(parts.drainMs);
     parts.logger.info('closing the listener');
@@ -67,6 +73,7 @@ export function stopGracefullyOnSignals(parts: ShutdownParts): void {
       parts.logger.warn('requests still in flight at the shutdown timeout; closing their connections');
       parts.server.closeAllConnections();
     }
+    await backgroundStopped;
     await parts.db.destroy();
     parts.logger.info('shut down');
     process.exit(0);

@@ -44,6 +44,7 @@ interface Records {
   sessionSecret: string;
   /** The newest event of the location (the intent's creation). */
   eventId: string;
+  endpointId: string;
 }
 
 async function freshRecords(): Promise<Records> {
@@ -60,6 +61,11 @@ async function freshRecords(): Promise<Records> {
     .send({ amount: 1250, currency: 'USD', externalReferenceId: 'order-scopes', customerId: customer })
     .expect(201);
   const events = await request(testApp.app).get('/v1/events?limit=1').set(testApp.as(location)).expect(200);
+  const endpoint = await request(testApp.app)
+    .post('/v1/webhook-endpoints')
+    .set(testApp.as(location))
+    .send({ url: 'https://hooks.example.com/scopes', enabledEvents: ['*'] })
+    .expect(201);
   return {
     customerId: customer,
     paymentMethodId: card,
@@ -67,6 +73,7 @@ async function freshRecords(): Promise<Records> {
     intentId: intent.body.id,
     sessionSecret: intent.body.sessionSecret,
     eventId: events.body.events[0].id,
+    endpointId: endpoint.body.id,
   };
 }
 
@@ -74,6 +81,7 @@ async function freshRecords(): Promise<Records> {
 function parameterValue(operation: Operation<never>, parameter: string, records: Records): string {
   if (parameter === 'id' && operation.path.startsWith('/v1/payment-intents')) return records.intentId;
   if (parameter === 'id' && operation.path.startsWith('/v1/events')) return records.eventId;
+  if (parameter === 'id' && operation.path.startsWith('/v1/webhook-endpoints')) return records.endpointId;
   if (parameter === 'id') return records.customerId;
   if (parameter === 'paymentMethodId') return records.paymentMethodId;
   if (parameter === 'contextName') return records.contextName;
@@ -101,6 +109,7 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
           ...(example as Record<string, unknown>),
           ...('customerId' in (example as object) ? { customerId: records.customerId } : {}),
           ...('paymentMethodId' in (example as object) ? { paymentMethodId: records.paymentMethodId } : {}),
+          ...('endpointId' in (example as object) ? { endpointId: records.endpointId } : {}),
         };
   return { path, query, body };
 }
@@ -112,7 +121,7 @@ function call(operation: Operation<never>, records: Records, headers: Headers): 
 }
 
 async function rowCounts(): Promise<number[]> {
-  const tables = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'events'];
+  const tables = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'events', 'webhook_endpoints', 'webhook_deliveries'];
   const counts = await Promise.all(tables.map((table) => testApp.db.knex(table).count<{ count: string }[]>('* as count')));
   const canceled = await testApp.db.knex('payment_intents').where({ status: 'CANCELED' }).count<{ count: string }[]>('* as count');
   return [...counts, canceled].map((rows) => Number(rows[0]?.count));

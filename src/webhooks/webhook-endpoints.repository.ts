@@ -1,0 +1,185 @@
+import type { Knex } from 'knex';
+import type { EventType } from '../events/event-types';
+
+export type EndpointStatus = 'ENABLED' | 'DISABLED';
+export type DisabledReason = 'MANUAL' | 'GONE' | 'FAILING';
+
+export interface WebhookEndpointRecord {
+  locationId: string;
+  id: string;
+  url: string;
+  description: string | null;
+  enabledEvents: Array<EventType | '*'>;
+  status: EndpointStatus;
+  disabledReason: DisabledReason | null;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  failingSince: Date | null;
+  createdAt: Date;
+}
+
+interface EndpointRow {
+  location_id: string;
+  id: string;
+  url: string;
+  description: string | null;
+  enabled_events: Array<EventType | '*'>;
+  status: EndpointStatus;
+  disabled_reason: DisabledReason | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
+  created_at: Date;
+}
+
+const ENDPOINT_COLUMNS = [
+  'location_id',
+  'id',
+  'url',
+  'description',
+  'enabled_events',
+  'status',
+  'disabled_reason',
+  'secret',
+  'previous_secret',
+  'previous_secret_expires_at',
+  'failing_since',
+  'created_at',
+];
+
+export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
+  return {
+    locationId: row.location_id,
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    enabledEvents: row.enabled_events,
+    status: row.status,
+    disabledReason: row.disabled_reason,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+    failingSince: row.failing_since,
+    createdAt: row.created_at,
+  };
+}
+
+export async function insertEndpoint(
+  db: Knex,
+  endpoint: Pick<WebhookEndpointRecord, 'locationId' | 'id' | 'url' | 'description' | 'enabledEvents' | 'secret'>,
+): Promise<WebhookEndpointRecord> {
+  const [row] = (await db('webhook_endpoints')
+    .insert({
+      location_id: endpoint.locationId,
+      id: endpoint.id,
+      url: endpoint.url,
+      description: endpoint.description,
+      enabled_events: endpoint.enabledEvents,
+      status: 'ENABLED',
+      secret: endpoint.secret,
+    })
+    .returning(ENDPOINT_COLUMNS)) as EndpointRow[];
+  return toEndpointRecord(row as EndpointRow);
+}
+
+export async function findEndpoint(db: Knex, locationId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
+  const row = (await db('webhook_endpoints').select(ENDPOINT_COLUMNS).where({ location_id: locationId, id }).first()) as EndpointRow | undefined;
+  return row === undefined ? undefined : toEndpointRecord(row);
+}
+
+export async function listEndpoints(db: Knex, locationId: string): Promise<WebhookEndpointRecord[]> {
+  const rows = (await db('webhook_endpoints').select(ENDPOINT_COLUMNS).where({ location_id: locationId }).orderBy('id')) as EndpointRow[];
+  return rows.map(toEndpointRecord);
+}
+
+/** The enabled endpoints of these locations: the candidates for a batch of new events. */
+export async function enabledEndpointsOf(db: Knex, locationIds: readonly string[]): Promise<WebhookEndpointRecord[]> {
+  const rows = (await db('webhook_endpoints')
+    .select(ENDPOINT_COLUMNS)
+    .whereIn('location_id', [...locationIds])
+    .andWhere({ status: 'ENABLED' })) as EndpointRow[];
+  return rows.map(toEndpointRecord);
+}
+
+export interface EndpointChanges {
+  url?: string;
+  description?: string | null;
+  enabledEvents?: Array<EventType | '*'>;
+  status?: EndpointStatus;
+  disabledReason?: DisabledReason | null;
+  secret?: string;
+  previousSecret?: string | null;
+  previousSecretExpiresAt?: Date | null;
+  failingSince?: Date | null;
+}
+
+/** Applies the changes given (undefined fields stay); answers the endpoint after them, or undefined when it does not exist. */
+export async function updateEndpoint(db: Knex, locationId: string, id: string, changes: EndpointChanges): Promise<WebhookEndpointRecord | undefined> {
+  const columns: Record<string, unknown> = {
+    url: changes.url,
+    description: changes.description,
+    enabled_events: changes.enabledEvents,
+    status: changes.status,
+    disabled_reason: changes.disabledReason,
+    secret: changes.secret,
+    previous_secret: changes.previousSecret,
+    previous_secret_expires_at: changes.previousSecretExpiresAt,
+    failing_since: changes.failingSince,
+  };
+  const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+  const [row] = (await db('webhook_endpoints')
+    .where({ location_id: locationId, id })
+    .update({ ...set, updated_at: db.fn.now() })
+    .returning(ENDPOINT_COLUMNS)) as EndpointRow[];
+  return row === undefined ? undefined : toEndpointRecord(row);
+}
+
+export async function deleteEndpoint(db: Knex, locationId: string, id: string): Promise<boolean> {
+  const deleted = await db('webhook_endpoints').where({ location_id: locationId, id }).delete().returning('id');
+  return deleted.length > 0;
+}
+
+export interface WebhookAttemptRecord {
+  id: string;
+  deliveryId: string;
+  eventId: string;
+  eventType: EventType;
+  attempt: number;
+  outcome: 'SUCCEEDED' | 'FAILED';
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  attemptedAt: Date;
+}
+
+/** An endpoint's attempts, newest first (UUIDv7 ids), one more than the page read to tell whether more follow. */
+export async function listAttempts(
+  db: Knex,
+  locationId: string,
+  endpointId: string,
+  query: { limit: number; startingAfter?: string; outcome?: 'SUCCEEDED' | 'FAILED' },
+): Promise<{ attempts: WebhookAttemptRecord[]; hasMore: boolean }> {
+  const rows = (await db('webhook_delivery_attempts')
+    .select({
+      id: 'id',
+      deliveryId: 'delivery_id',
+      eventId: 'event_id',
+      eventType: 'event_type',
+      attempt: 'attempt',
+      outcome: 'outcome',
+      statusCode: 'status_code',
+      durationMs: 'duration_ms',
+      error: 'error',
+      attemptedAt: 'attempted_at',
+    })
+    .where({ location_id: locationId, endpoint_id: endpointId })
+    .modify((builder) => {
+      if (query.startingAfter !== undefined) builder.where('id', '<', query.startingAfter);
+      if (query.outcome !== undefined) builder.where({ outcome: query.outcome });
+    })
+    .orderBy('id', 'desc')
+    .limit(query.limit + 1)) as WebhookAttemptRecord[];
+  return { attempts: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+}

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { EVENT_TYPES } from '../events/event-types';
+import { int32 } from '../platform/validation/int32';
+import { safeText, uuidValue } from '../platform/validation/text.schemas';
+import type { WebhookAttemptRecord, WebhookEndpointRecord } from './webhook-endpoints.repository';
+
+/** What an endpoint may subscribe to: event types, or `*` for every type (also those added later). */
+export const SUBSCRIBABLE = ['*', ...EVENT_TYPES] as const;
+export const ENDPOINT_STATUSES = ['ENABLED', 'DISABLED'] as const;
+/** Why an endpoint is disabled: by a PATCH, by a 410 answer, or after failing every attempt for WEBHOOK_DISABLE_AFTER_DAYS. */
+export const DISABLED_REASONS = ['MANUAL', 'GONE', 'FAILING'] as const;
+export const ATTEMPT_OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
+
+const url = z
+  .url({ protocol: /^https?$/, message: 'Must be an absolute http(s) URL.' })
+  .max(2048)
+  .refine((value) => !/^[a-z]+:\/\/[^/]*@/i.test(value), { message: 'Must not carry credentials (user:password@).' })
+  .meta({
+    description:
+      'Where deliveries are POSTed. `https` with a public host; plain `http` and private, loopback or link-local hosts only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). Redirects are not followed.',
+    example: 'https://shop.example.com/webhooks/payment-profiles',
+  });
+
+const enabledEvents = z
+  .array(z.enum(SUBSCRIBABLE))
+  .min(1)
+  .max(SUBSCRIBABLE.length)
+  .refine((types) => new Set(types).size === types.length, { message: 'Must not name a type twice.' })
+  .meta({ description: 'The event types delivered to this endpoint; `*` for every type.', example: ['payment_method.attached', 'default_payment_method.set'] });
+
+const description = safeText({ max: 1024 }).meta({ description: 'A note for the integrator: what receives these events.', example: 'Order service' });
+
+export const createWebhookEndpointSchema = z
+  .strictObject({ url, enabledEvents, description: description.optional() })
+  .meta({
+    id: 'CreateWebhookEndpointRequest',
+    example: { url: 'https://shop.example.com/webhooks/payment-profiles', enabledEvents: ['*'], description: 'Order service' },
+  });
+export type CreateWebhookEndpointInput = z.output<typeof createWebhookEndpointSchema>;
+
+export const updateWebhookEndpointSchema = z
+  .strictObject({
+    url: url.optional(),
+    enabledEvents: enabledEvents.optional(),
+    description: description.nullable().optional(),
+    status: z.enum(ENDPOINT_STATUSES).optional().meta({ description: 'DISABLED stops deliveries (they wait); ENABLED resumes them.' }),
+  })
+  .meta({ id: 'UpdateWebhookEndpointRequest', example: { status: 'DISABLED' } });
+export type UpdateWebhookEndpointInput = z.output<typeof updateWebhookEndpointSchema>;
+
+export const webhookEndpointParamsSchema = z.object({ id: uuidValue.meta({ description: 'The webhook endpoint.' }) });
+
+const ENDPOINT_EXAMPLE = {
+  id: '019ab3c6-1b2c-7d3e-8f40-516273849506',
+  url: 'https://shop.example.com/webhooks/payment-profiles',
+  description: 'Order service',
+  enabledEvents: ['*'],
+  status: 'ENABLED',
+  disabledReason: null,
+  createdAt: '2026-11-23T20:41:07.123Z',
+};
+
+const endpointFields = {
+  id: z.uuid(),
+  url: z.string(),
+  description: z.string().nullable(),
+  enabledEvents: z.array(z.enum(SUBSCRIBABLE)),
+  status: z.enum(ENDPOINT_STATUSES),
+  disabledReason: z.enum(DISABLED_REASONS).nullable().meta({ description: 'Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS).' }),
+  createdAt: z.string(),
+};
+
+export const webhookEndpointSchema = z.strictObject(endpointFields).meta({ id: 'WebhookEndpoint', example: ENDPOINT_EXAMPLE });
+
+/** The answer of a create and of a rotation: the only ones that show the secret. */
+export const webhookEndpointWithSecretSchema = z
+  .strictObject({
+    ...endpointFields,
+    secret: z.string().meta({
+      description:
+        'The signing secret (`whsec_` and base64): shown in this answer only. Verify deliveries with it (Standard Webhooks); after a rotation the previous secret keeps signing beside it for 24 hours.',
+    }),
+  })
+  .meta({ id: 'WebhookEndpointWithSecret', example: { ...ENDPOINT_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+
+export const webhookEndpointListSchema = z
+  .strictObject({
+    results: int32(0, 1000),
+    webhookEndpoints: z.array(webhookEndpointSchema).meta({ description: "The location's endpoints, oldest first." }),
+  })
+  .meta({ id: 'WebhookEndpointList', example: { results: 1, webhookEndpoints: [ENDPOINT_EXAMPLE] } });
+
+export const attemptsQuerySchema = z.object({
+  limit: z.coerce.number().pipe(int32(1, 100)).default(10).meta({ description: 'Attempts per page, 1 to 100.', example: 10 }),
+  startingAfter: uuidValue.optional().meta({ description: 'The last attempt of the previous page (its `id`).', example: '019ab3c7-2c3d-7e4f-9051-627384950617' }),
+  outcome: z.enum(ATTEMPT_OUTCOMES).optional().meta({ description: 'Only the attempts with this outcome.', example: 'FAILED' }),
+});
+
+const ATTEMPT_EXAMPLE = {
+  id: '019ab3c7-2c3d-7e4f-9051-627384950617',
+  deliveryId: '019ab3c7-1a2b-7c3d-8e4f-506172839405',
+  eventId: '019ab3c5-0a1b-7c2d-8e3f-405162738495',
+  eventType: 'default_payment_method.set',
+  attempt: 1,
+  outcome: 'FAILED',
+  statusCode: 503,
+  durationMs: 87,
+  error: 'answered 503',
+  attemptedAt: '2026-11-23T20:41:08.004Z',
+};
+
+export const attemptListSchema = z
+  .strictObject({
+    results: int32(0, 100),
+    deliveries: z
+      .array(
+        z
+          .strictObject({
+            id: z.uuid(),
+            deliveryId: z.uuid().meta({ description: 'The delivery (one event to this endpoint) the attempt belongs to.' }),
+            eventId: z.uuid(),
+            eventType: z.enum(EVENT_TYPES),
+            attempt: int32(1, 1000).meta({ description: '1 for the first attempt, 2 for the first retry, and so on.' }),
+            outcome: z.enum(ATTEMPT_OUTCOMES),
+            statusCode: int32(100, 599).nullable().meta({ description: "The endpoint's HTTP status; null when it never answered (refused, timed out)." }),
+            durationMs: int32(0, 600_000),
+            error: z.string().nullable().meta({ description: 'Why a failed attempt failed.' }),
+            attemptedAt: z.string(),
+          })
+          .meta({ id: 'WebhookDeliveryAttempt' }),
+      )
+      .meta({ description: 'Each attempt, newest first.' }),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'WebhookDeliveryAttemptList', example: { results: 1, deliveries: [ATTEMPT_EXAMPLE], hasMore: false } });
+
+export const redeliverSchema = z
+  .strictObject({
+    endpointId: uuidValue.optional().meta({ description: 'Only to this endpoint (it must be enabled); every enabled endpoint subscribed to the type when left out.' }),
+  })
+  .meta({ id: 'RedeliverRequest', example: { endpointId: ENDPOINT_EXAMPLE.id } });
+
+export const redeliveryListSchema = z
+  .strictObject({
+    results: int32(0, 1000),
+    deliveries: z.array(z.strictObject({ id: z.uuid(), endpointId: z.uuid(), eventId: z.uuid() })).meta({
+      description: 'The deliveries queued: each is attempted shortly, and retried on the usual schedule.',
+    }),
+  })
+  .meta({ id: 'RedeliveryList', example: { results: 1, deliveries: [{ id: ATTEMPT_EXAMPLE.deliveryId, endpointId: ENDPOINT_EXAMPLE.id, eventId: ATTEMPT_EXAMPLE.eventId }] } });
+
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+
+export function toWebhookEndpoint(endpoint: WebhookEndpointRecord): WebhookEndpoint {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    enabledEvents: endpoint.enabledEvents,
+    status: endpoint.status,
+    disabledReason: endpoint.disabledReason,
+    createdAt: endpoint.createdAt.toISOString(),
+  };
+}
+
+export function toAttempt(attempt: WebhookAttemptRecord): z.infer<typeof attemptListSchema>['deliveries'][number] {
+  return { ...attempt, attemptedAt: attempt.attemptedAt.toISOString() };
+}

@@ -1,0 +1,117 @@
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import { findEvent } from '../events/events.repository';
+import { DomainError } from '../platform/errors/domain-error';
+import { insertDeliveries, subscribes } from './webhook-deliveries.repository';
+import {
+  deleteEndpoint,
+  findEndpoint,
+  insertEndpoint,
+  listAttempts,
+  listEndpoints,
+  updateEndpoint,
+  type WebhookAttemptRecord,
+  type WebhookEndpointRecord,
+} from './webhook-endpoints.repository';
+import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoints.schemas';
+import { newWebhookSecret } from './webhook-signature';
+import { endpointUrlProblem } from './webhook-target';
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** A location's webhook endpoints: made, read, changed, removed, their secrets rotated, their attempts read, events redelivered to them. */
+export class WebhookEndpointsService {
+  constructor(private readonly settings: { allowPrivateTargets: boolean }) {}
+
+  async create(db: Knex, locationId: string, input: CreateWebhookEndpointInput): Promise<WebhookEndpointRecord> {
+    this.checkUrl(input.url);
+    return insertEndpoint(db, {
+      locationId,
+      id: uuidv7(),
+      url: input.url,
+      description: input.description ?? null,
+      enabledEvents: input.enabledEvents,
+      secret: newWebhookSecret(),
+    });
+  }
+
+  async list(db: Knex, locationId: string): Promise<WebhookEndpointRecord[]> {
+    return listEndpoints(db, locationId);
+  }
+
+  async get(db: Knex, locationId: string, id: string): Promise<WebhookEndpointRecord> {
+    const endpoint = await findEndpoint(db, locationId, id);
+    if (endpoint === undefined) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
+    return endpoint;
+  }
+
+  /** Enabling clears why it was disabled and its failure streak; its waiting deliveries resume. */
+  async update(db: Knex, locationId: string, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointRecord> {
+    if (input.url !== undefined) this.checkUrl(input.url);
+    const statusChange =
+      input.status === 'ENABLED'
+        ? { status: 'ENABLED' as const, disabledReason: null, failingSince: null }
+        : input.status === 'DISABLED'
+          ? { status: 'DISABLED' as const, disabledReason: 'MANUAL' as const }
+          : {};
+    const updated = await updateEndpoint(db, locationId, id, {
+      url: input.url,
+      enabledEvents: input.enabledEvents,
+      description: input.description,
+      ...statusChange,
+    });
+    if (updated === undefined) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
+    return updated;
+  }
+
+  async remove(db: Knex, locationId: string, id: string): Promise<void> {
+    if (!(await deleteEndpoint(db, locationId, id))) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
+  }
+
+  /** A new secret; the current one keeps signing beside it for 24 hours, so receivers can switch without a gap. */
+  async rotateSecret(db: Knex, locationId: string, id: string): Promise<WebhookEndpointRecord> {
+    const endpoint = await this.get(db, locationId, id);
+    const rotated = await updateEndpoint(db, locationId, id, {
+      secret: newWebhookSecret(),
+      previousSecret: endpoint.secret,
+      previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_LIFETIME_MS),
+    });
+    if (rotated === undefined) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
+    return rotated;
+  }
+
+  async attempts(
+    db: Knex,
+    locationId: string,
+    id: string,
+    query: { limit: number; startingAfter?: string; outcome?: 'SUCCEEDED' | 'FAILED' },
+  ): Promise<{ attempts: WebhookAttemptRecord[]; hasMore: boolean }> {
+    await this.get(db, locationId, id);
+    return listAttempts(db, locationId, id, query);
+  }
+
+  /**
+   * Queues the event again: to one endpoint (which must be enabled, and gets
+   * it whatever its subscriptions), or to every enabled endpoint subscribed to its type.
+   */
+  async redeliver(db: Knex, locationId: string, eventId: string, endpointId: string | undefined): Promise<Array<{ id: string; endpointId: string; eventId: string }>> {
+    const event = await findEvent(db, locationId, eventId);
+    if (event === undefined) throw new DomainError('EVENT_NOT_FOUND');
+    let targets: WebhookEndpointRecord[];
+    if (endpointId === undefined) {
+      targets = (await listEndpoints(db, locationId)).filter((endpoint) => endpoint.status === 'ENABLED' && subscribes(endpoint, event.type));
+    } else {
+      const endpoint = await findEndpoint(db, locationId, endpointId);
+      if (endpoint === undefined) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND', { fieldName: 'endpointId' });
+      if (endpoint.status !== 'ENABLED') throw new DomainError('WEBHOOK_ENDPOINT_DISABLED', { fieldName: 'endpointId' });
+      targets = [endpoint];
+    }
+    return insertDeliveries(db, locationId, event.id, targets.map((endpoint) => endpoint.id));
+  }
+
+  private checkUrl(url: string): void {
+    const problem = endpointUrlProblem(url, this.settings.allowPrivateTargets);
+    if (problem !== undefined) throw new DomainError('VALIDATION_FAILED', { problems: [{ fieldName: 'url', message: problem }] });
+  }
+}
