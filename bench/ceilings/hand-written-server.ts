@@ -9,7 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request } from 'express';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { Pool } from 'pg';
+import { Pool, type PoolClient } from 'pg';
+import { v7 as uuidv7 } from 'uuid';
 
 const keys = createLocalJWKSet(JSON.parse(process.env.CEILING_JWKS ?? '{"keys":[]}') as JSONWebKeySet);
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) });
@@ -73,29 +74,92 @@ app.get('/v1/payment-intents/:id', async (request, response) => {
   });
 });
 
+/**
+ * The change and its event (with its outbox row) in one transaction, as the
+ * service writes them: what a write costs with its change log and nothing else.
+ */
+async function inTransactionWithEvent<Row>(
+  request: Request,
+  change: (client: PoolClient) => Promise<Row | undefined>,
+  event: (row: Row) => { type: string; customerId: string; data: unknown } | undefined,
+): Promise<Row | undefined> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const row = await change(client);
+    const recorded = row === undefined ? undefined : event(row);
+    if (recorded !== undefined) {
+      await client.query(
+        `with inserted as (
+           insert into events (location_id, id, type, customer_id, request_id, idempotency_key, client_id, data)
+           values ($1, $2, $3, $4, $5, null, $6, $7) returning location_id, id)
+         insert into event_outbox (location_id, event_id) select location_id, id from inserted`,
+        [location(request), uuidv7(), recorded.type, recorded.customerId, randomUUID(), 'bench-client', JSON.stringify(recorded.data)],
+      );
+    }
+    await client.query('commit');
+    return row;
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 app.post('/v1/customers/:id/payment-methods/defaults', express.json(), async (request, response) => {
   await verify(request);
-  const { rows } = await pool.query(
-    `insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
-     select pm.location_id, pm.customer_id, $1, pm.id
-       from payment_methods pm
-      where pm.location_id = $2 and pm.customer_id = $3 and pm.id = $4
-     on conflict (location_id, customer_id, context_name)
-     do update set payment_method_id = excluded.payment_method_id, updated_at = now()
-     returning payment_method_id, context_name`,
-    [request.body.contextName, location(request), request.params.id, request.body.paymentMethodId],
+  const row = await inTransactionWithEvent(
+    request,
+    async (client) =>
+      (
+        await client.query(
+          `with previous as (
+             select payment_method_id from default_payment_methods
+              where location_id = $2 and customer_id = $3 and context_name = $1 for update)
+           insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
+           select pm.location_id, pm.customer_id, $1, pm.id
+             from payment_methods pm left join previous on true
+            where pm.location_id = $2 and pm.customer_id = $3 and pm.id = $4
+           on conflict (location_id, customer_id, context_name)
+           do update set payment_method_id = excluded.payment_method_id, updated_at = now()
+           returning payment_method_id, context_name, (select payment_method_id from previous) as previous_payment_method_id`,
+          [request.body.contextName, location(request), request.params.id, request.body.paymentMethodId],
+        )
+      ).rows[0] as { payment_method_id: string; context_name: string; previous_payment_method_id: string | null } | undefined,
+    (row) =>
+      row.previous_payment_method_id === row.payment_method_id
+        ? undefined
+        : {
+            type: 'default_payment_method.set',
+            customerId: request.params.id as string,
+            data: {
+              object: { paymentMethodId: row.payment_method_id, contextName: row.context_name },
+              previous: row.previous_payment_method_id === null ? null : { paymentMethodId: row.previous_payment_method_id },
+            },
+          },
   );
-  response.json({ paymentMethodId: rows[0].payment_method_id, contextName: rows[0].context_name });
+  response.json({ paymentMethodId: row?.payment_method_id, contextName: row?.context_name });
 });
 
 app.post('/v1/customers', express.json(), async (request, response) => {
   await verify(request);
-  const { rows } = await pool.query(
-    `insert into customers (location_id, id, external_reference_id, description) values ($1, $2, $3, $4)
-     returning id, external_reference_id, description`,
-    [location(request), randomUUID(), request.body.externalReferenceId ?? null, request.body.description ?? null],
+  const row = await inTransactionWithEvent(
+    request,
+    async (client) =>
+      (
+        await client.query(
+          `insert into customers (location_id, id, external_reference_id, description) values ($1, $2, $3, $4)
+           returning id, external_reference_id, description`,
+          [location(request), uuidv7(), request.body.externalReferenceId ?? null, request.body.description ?? null],
+        )
+      ).rows[0] as { id: string; external_reference_id: string | null; description: string | null },
+    (row) => {
+      const customer = { id: row.id, externalReferenceId: row.external_reference_id, description: row.description };
+      return { type: 'customer.created', customerId: row.id, data: { object: customer, previous: null } };
+    },
   );
-  response.json({ id: rows[0].id, externalReferenceId: rows[0].external_reference_id, description: rows[0].description });
+  response.json({ id: row?.id, externalReferenceId: row?.external_reference_id, description: row?.description });
 });
 
 const port = Number(process.env.PORT);

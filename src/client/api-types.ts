@@ -532,7 +532,308 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "customer.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.created
+         * @description A customer was created (not when a create found one by its externalReferenceId). Delivered to each enabled endpoint subscribed to `customer.created` or `*`.
+         */
+        post: operations["webhook.customer.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.deleted
+         * @description A customer was erased; `object` is the customer as it was. Delivered to each enabled endpoint subscribed to `customer.deleted` or `*`.
+         */
+        post: operations["webhook.customer.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "customer.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * customer.updated
+         * @description A customer's fields changed; `previous` holds them as they were. Delivered to each enabled endpoint subscribed to `customer.updated` or `*`.
+         */
+        post: operations["webhook.customer.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "default_payment_method.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * default_payment_method.removed
+         * @description A default was removed (deleted, or with its card); `object` is the binding as it was. Delivered to each enabled endpoint subscribed to `default_payment_method.removed` or `*`.
+         */
+        post: operations["webhook.default_payment_method.removed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "default_payment_method.set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * default_payment_method.set
+         * @description A context's default was set or replaced; a replacement's `previous` names the card it replaced. Delivered to each enabled endpoint subscribed to `default_payment_method.set` or `*`.
+         */
+        post: operations["webhook.default_payment_method.set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.canceled
+         * @description A payment intent was canceled; `previous.status` is the status it left. Delivered to each enabled endpoint subscribed to `payment_intent.canceled` or `*`.
+         */
+        post: operations["webhook.payment_intent.canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.created
+         * @description A payment intent was created. Delivered to each enabled endpoint subscribed to `payment_intent.created` or `*`.
+         */
+        post: operations["webhook.payment_intent.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.payment_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.payment_failed
+         * @description A payment intent's payment failed; it is back in REQUIRES_PAYMENT_METHOD. Delivered to each enabled endpoint subscribed to `payment_intent.payment_failed` or `*`.
+         */
+        post: operations["webhook.payment_intent.payment_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.processing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.processing
+         * @description A payment intent moved to PROCESSING. Delivered to each enabled endpoint subscribed to `payment_intent.processing` or `*`.
+         */
+        post: operations["webhook.payment_intent.processing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.requires_capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.requires_capture
+         * @description A payment intent moved to REQUIRES_CAPTURE. Delivered to each enabled endpoint subscribed to `payment_intent.requires_capture` or `*`.
+         */
+        post: operations["webhook.payment_intent.requires_capture"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.succeeded
+         * @description A payment intent moved to SUCCEEDED. Delivered to each enabled endpoint subscribed to `payment_intent.succeeded` or `*`.
+         */
+        post: operations["webhook.payment_intent.succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_intent.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_intent.updated
+         * @description A payment intent's fields changed; `previous` holds them as they were. Delivered to each enabled endpoint subscribed to `payment_intent.updated` or `*`.
+         */
+        post: operations["webhook.payment_intent.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_method.attached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_method.attached
+         * @description A card was saved to a customer. Delivered to each enabled endpoint subscribed to `payment_method.attached` or `*`.
+         */
+        post: operations["webhook.payment_method.attached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_method.detached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_method.detached
+         * @description A card was deleted; `object` is the card as it was. Each default it held is removed first, with its own event. Delivered to each enabled endpoint subscribed to `payment_method.detached` or `*`.
+         */
+        post: operations["webhook.payment_method.detached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_method.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payment_method.updated
+         * @description A saved card changed (saved again with its fingerprint and another expiry); `previous` holds the expiry it had. Delivered to each enabled endpoint subscribed to `payment_method.updated` or `*`.
+         */
+        post: operations["webhook.payment_method.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Card: {
@@ -667,6 +968,60 @@ export interface components {
              */
             url: string;
         };
+        CustomerCreatedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["CustomerResponse"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "customer.created";
+        };
+        CustomerDeletedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["CustomerResponse"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "customer.deleted";
+        };
         /**
          * @example {
          *       "results": 1,
@@ -738,6 +1093,60 @@ export interface components {
              */
             id: string;
         };
+        CustomerUpdatedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["CustomerResponse"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "customer.updated";
+        };
+        DefaultPaymentMethodRemovedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["DefaultPaymentMethodResponse"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "default_payment_method.removed";
+        };
         /**
          * @example {
          *       "paymentMethodId": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
@@ -752,6 +1161,33 @@ export interface components {
              * @description Identifier of the payment method.
              */
             paymentMethodId: string;
+        };
+        DefaultPaymentMethodSetEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["DefaultPaymentMethodResponse"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "default_payment_method.set";
         };
         /**
          * @example {
@@ -1080,6 +1516,252 @@ export interface components {
             /** @enum {string} */
             status: "REQUIRES_PAYMENT_METHOD" | "REQUIRES_CONFIRMATION" | "PROCESSING" | "REQUIRES_CAPTURE" | "SUCCEEDED" | "CANCELED";
         };
+        PaymentIntentCanceledEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentIntentInEvent"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_intent.canceled";
+        };
+        PaymentIntentCreatedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentIntentInEvent"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_intent.created";
+        };
+        /** @description A payment intent as the API answers it, without its session secret. */
+        PaymentIntentInEvent: {
+            /** @description Amount in minor units of the currency (cents for USD). */
+            amount: number;
+            amountDetails: {
+                /** @description Tip in minor units of the currency. */
+                tip: number;
+            };
+            /** @enum {string} */
+            captureMethod: "MANUAL" | "AUTOMATIC";
+            /** @description ISO 8601 UTC with milliseconds, ending in Z. */
+            creationDate: string;
+            currency: string;
+            customerId: string | null;
+            email: string | null;
+            externalReferenceId: string;
+            /** Format: uuid */
+            id: string;
+            /** @description No payment is made through this service yet: always null. */
+            latestPayment: null;
+            mandateId: string | null;
+            offSession: boolean;
+            paymentMethodConfigurationDetails: {
+                /** Format: uuid */
+                id: string;
+            } | null;
+            standingInstructionType: ("INSTALLMENT" | "RECURRING" | "UNSCHEDULED") | null;
+            /** @enum {string} */
+            status: "REQUIRES_PAYMENT_METHOD" | "REQUIRES_CONFIRMATION" | "PROCESSING" | "REQUIRES_CAPTURE" | "SUCCEEDED" | "CANCELED";
+        };
+        PaymentIntentPaymentFailedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentIntentInEvent"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_intent.payment_failed";
+        };
+        PaymentIntentProcessingEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentIntentInEvent"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_intent.processing";
+        };
+        PaymentIntentRequiresCaptureEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentIntentInEvent"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_intent.requires_capture";
+        };
+        PaymentIntentSucceededEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentIntentInEvent"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_intent.succeeded";
+        };
+        PaymentIntentUpdatedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentIntentInEvent"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_intent.updated";
+        };
+        PaymentMethodAttachedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentMethodData"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_method.attached";
+        };
         /**
          * @example {
          *       "id": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
@@ -1121,6 +1803,60 @@ export interface components {
             type: "CARD";
             /** @description Card expiration year. */
             year: string;
+        };
+        PaymentMethodDetachedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentMethodData"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_method.detached";
+        };
+        PaymentMethodUpdatedEvent: {
+            /** @description The API client that made the change. */
+            clientId: string | null;
+            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
+            createdAt: string;
+            /** @description The customer the change concerns; null for an intent without one. */
+            customerId: string | null;
+            data: {
+                object: components["schemas"]["PaymentMethodData"];
+                previous: {
+                    [key: string]: unknown;
+                } | null;
+            };
+            /**
+             * Format: uuid
+             * @description The event; also the `webhook-id` of its deliveries.
+             */
+            id: string;
+            /** @description The Idempotency-Key that request sent, if any. */
+            idempotencyKey: string | null;
+            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
+            locationId: string;
+            /** @description The request that made the change (its X-Request-Id). */
+            requestId: string | null;
+            /** @constant */
+            type: "payment_method.updated";
         };
         Readiness: {
             /** @constant */
@@ -6219,6 +6955,441 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"];
                 };
+            };
+        };
+    };
+    "webhook.customer.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.customer.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.customer.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.default_payment_method.removed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DefaultPaymentMethodRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.default_payment_method.set": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DefaultPaymentMethodSetEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_intent.canceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentCanceledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_intent.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_intent.payment_failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentPaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_intent.processing": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentProcessingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_intent.requires_capture": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentRequiresCaptureEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_intent.succeeded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_intent.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_method.attached": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodAttachedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_method.detached": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodDetachedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.payment_method.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

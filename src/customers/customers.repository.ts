@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { recordEventCtes } from '../events/event-log';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 export interface CustomerRecord {
@@ -35,7 +36,8 @@ const INSERT_OR_FIND_CUSTOMER = preparedStatement(
      insert into customers (location_id, id, external_reference_id, description) values (?, ?, ?, ?)
      on conflict (location_id, external_reference_id) where external_reference_id is not null do nothing
      returning ${COLUMNS.join(', ')}
-   )
+   ),
+   ${recordEventCtes('inserted', { customerId: 'inserted.id', data: '?::jsonb' })}
    select ${COLUMNS.join(', ')}, true as created from inserted
    union all
    select ${COLUMNS.join(', ')}, false as created from customers
@@ -48,22 +50,25 @@ const BY_EXTERNAL_REFERENCE = preparedStatement(
 );
 
 /**
- * Creates the customer, unless the location already has one with its
- * externalReferenceId: then that one, unchanged (`created` false). The
- * unique index decides, so concurrent creates with one reference make one
- * customer. A create that lost the race to a transaction which committed
- * after this statement began does not see that row in the statement's own
- * snapshot, and reads it with a second statement.
+ * Creates the customer and records `event` for it, in one statement, unless
+ * the location already has a customer with its externalReferenceId: then
+ * that one, unchanged (`created` false), and no event. The unique index
+ * decides, so concurrent creates with one reference make one customer. A
+ * create that lost the race to a transaction which committed after this
+ * statement began does not see that row in the statement's own snapshot,
+ * and reads it with a second statement.
  */
 export async function insertOrFindCustomer(
   db: Knex | Knex.Transaction,
   customer: Pick<CustomerRecord, 'locationId' | 'id' | 'externalReferenceId' | 'description'>,
+  event: readonly Knex.RawBinding[],
 ): Promise<{ customer: CustomerRecord; created: boolean }> {
   const [row] = await runPrepared<CustomerRow & { created: boolean }>(db, INSERT_OR_FIND_CUSTOMER, [
     customer.locationId,
     customer.id,
     customer.externalReferenceId,
     customer.description,
+    ...event,
     customer.locationId,
     customer.externalReferenceId,
   ]);

@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { recordChanges } from '../events/event-log';
+import { eventBindings } from '../events/event-log';
 import type { WriteContext } from '../platform/http/request-context';
-import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import { findCustomer, findCustomerByExternalReference, insertOrFindCustomer, type CustomerRecord } from './customers.repository';
 import { toCustomerResponse, type CreateCustomerInput } from './customers.schemas';
@@ -21,19 +20,15 @@ export class CustomersService {
    * records no event: nothing changed.
    */
   async create(write: WriteContext, input: CreateCustomerInput): Promise<{ customer: CustomerRecord; created: boolean }> {
-    return inTransaction(write.db, async (trx) => {
-      const outcome = await insertOrFindCustomer(trx, {
-        locationId: write.locationId,
-        id: uuidv7(),
-        externalReferenceId: input.externalReferenceId ?? null,
-        description: input.description ?? null,
-      });
-      if (outcome.created) {
-        const { customer } = outcome;
-        await recordChanges(trx, write, [{ type: 'customer.created', customerId: customer.id, object: toCustomerResponse(customer), previous: null }]);
-      }
-      return outcome;
-    });
+    const customer = {
+      locationId: write.locationId,
+      id: uuidv7(),
+      externalReferenceId: input.externalReferenceId ?? null,
+      description: input.description ?? null,
+    };
+    // The event is written by the insert's own statement (the hottest write: one round trip), only if it inserts.
+    const event = eventBindings(write.origin, 'customer.created', { object: toCustomerResponse({ ...customer, createdAt: new Date() }), previous: null });
+    return insertOrFindCustomer(write.db, customer, event);
   }
 
   /**

@@ -2,6 +2,7 @@ import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { authPaths } from '../auth/auth.openapi';
 import { LOGIN_PATH } from '../auth/login.router';
 import { SCOPE, SCOPES, type Scope } from '../auth/scopes';
+import { webhookDefinitions } from './webhook-document';
 import { API_OPERATIONS } from '../api-operations';
 import { operationPaths } from '../api/operation-document';
 import { scopeTable } from '../api/scope-table';
@@ -77,6 +78,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: TAGS,
     security: [],
     paths: { ...operationPaths(inReadingOrder(API_OPERATIONS)), ...authPaths, ...healthPaths, ...docsPaths },
+    webhooks: webhookDefinitions(),
     components: {
       securitySchemes: {
         [OAUTH2_SCHEME]: {

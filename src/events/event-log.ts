@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
-import type { WriteContext } from '../platform/http/request-context';
+import type { RequestOrigin, WriteContext } from '../platform/http/request-context';
 import type { EventType } from './event-types';
 
 /** One change, as the service that made it describes it. */
@@ -44,4 +44,29 @@ export async function recordChanges(trx: Knex.Transaction, context: Omit<WriteCo
   }));
   const { origin } = context;
   await runPrepared(trx, INSERT_EVENTS, [context.locationId, origin.requestId, origin.idempotencyKey, origin.clientId, JSON.stringify(rows)]);
+}
+
+/**
+ * For the hottest writes, the event in the change's own statement: CTEs to
+ * add to a `with` whose CTE `source` returns the changed row (at most one),
+ * recording its event and outbox row only if there is one and `where` holds.
+ * One statement is atomic on its own, so the write needs no transaction and
+ * stays one round trip. `customerId` and `data` are SQL over `source`;
+ * `data` may be `?::jsonb`, then bound by eventBindings. The CTE names
+ * `recorded_event` and `recorded_outbox` are taken.
+ */
+export function recordEventCtes(source: string, parts: { customerId: string; data: string; where?: string }): string {
+  return `recorded_event as (
+     insert into events (location_id, id, type, customer_id, request_id, idempotency_key, client_id, data)
+     select ${source}.location_id, ?::uuid, ?, ${parts.customerId}, ?, ?, ?, ${parts.data}
+       from ${source} ${parts.where === undefined ? '' : `where ${parts.where}`}
+     returning location_id, id
+   ),
+   recorded_outbox as (insert into event_outbox (location_id, event_id) select location_id, id from recorded_event)`;
+}
+
+/** The bindings of recordEventCtes, in its order: a new event id, the type, the origin, and the data when it is bound as JSON. */
+export function eventBindings(origin: RequestOrigin, type: EventType, data?: Pick<Change, 'object' | 'previous'>): Knex.RawBinding[] {
+  const bindings: Knex.RawBinding[] = [uuidv7(), type, origin.requestId, origin.idempotencyKey, origin.clientId];
+  return data === undefined ? bindings : [...bindings, JSON.stringify({ object: data.object, previous: data.previous })];
 }

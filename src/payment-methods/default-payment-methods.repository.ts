@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import { eventBindings, recordEventCtes } from '../events/event-log';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
+import type { RequestOrigin } from '../platform/http/request-context';
 
 export interface DefaultPaymentMethodRecord {
   paymentMethodId: string;
@@ -15,38 +17,59 @@ function toRecord(row: DefaultRow): DefaultPaymentMethodRecord {
   return { paymentMethodId: row.payment_method_id, contextName: row.context_name };
 }
 
+/**
+ * The event of a set default, built here because it is written by the
+ * upsert's own statement: the binding as the API answers it, and the card it
+ * replaced. None when the card was already the default (nothing changed).
+ */
+const DEFAULT_SET_EVENT = recordEventCtes('upserted', {
+  customerId: 'upserted.customer_id',
+  data: `jsonb_build_object(
+           'object', jsonb_build_object('paymentMethodId', upserted.payment_method_id, 'contextName', upserted.context_name),
+           'previous', case when upserted.previous_payment_method_id is null then null
+                            else jsonb_build_object('paymentMethodId', upserted.previous_payment_method_id) end)`,
+  where: 'upserted.previous_payment_method_id is distinct from upserted.payment_method_id',
+});
+
 const UPSERT_DEFAULT = preparedStatement(
   'upsert_default_payment_method',
   `with previous as (
      select payment_method_id from default_payment_methods
       where location_id = ? and customer_id = ? and context_name = ?
       for update
-   )
-   insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
-   select pm.location_id, pm.customer_id, ?, pm.id
-     from payment_methods pm
-     -- Joined so that the binding is read and locked before the upsert changes it (RETURNING reads the same rows).
-     left join previous on true
-    where pm.location_id = ? and pm.customer_id = ? and pm.id = ?
-   on conflict (location_id, customer_id, context_name)
-   do update set payment_method_id = excluded.payment_method_id, updated_at = now()
-   returning payment_method_id, context_name, (select payment_method_id from previous) as previous_payment_method_id`,
+   ),
+   upserted as (
+     insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
+     select pm.location_id, pm.customer_id, ?, pm.id
+       from payment_methods pm
+       -- Joined so that the binding is read and locked before the upsert changes it (RETURNING reads the same rows).
+       left join previous on true
+      where pm.location_id = ? and pm.customer_id = ? and pm.id = ?
+     on conflict (location_id, customer_id, context_name)
+     do update set payment_method_id = excluded.payment_method_id, updated_at = now()
+     returning location_id, customer_id, payment_method_id, context_name,
+               (select payment_method_id from previous) as previous_payment_method_id
+   ),
+   ${DEFAULT_SET_EVENT}
+   select payment_method_id, context_name from upserted`,
 );
 
 /**
- * Makes a card the customer's default for a context, in one statement that is
- * safe under concurrency: the insert selects the card through its owner, so a
- * card that is missing or another customer's inserts nothing (undefined), and
- * the primary key on (location, customer, context) turns concurrent sets into
- * an upsert where the last one wins, never into two bindings. It also answers
- * the card the binding held before (null when there was none): the binding is
- * locked first, so a concurrent set waits and then reads this one's card.
+ * Makes a card the customer's default for a context, with its
+ * `default_payment_method.set` event, in one statement that is safe under
+ * concurrency: the insert selects the card through its owner, so a card that
+ * is missing or another customer's inserts nothing (undefined), and the
+ * primary key on (location, customer, context) turns concurrent sets into an
+ * upsert where the last one wins, never into two bindings. The binding is
+ * locked first, so a concurrent set waits, and its event then names this
+ * one's card as the one it replaced.
  */
 export async function upsertDefaultPaymentMethod(
   db: Knex | Knex.Transaction,
   binding: { locationId: string; customerId: string; contextName: string; paymentMethodId: string },
-): Promise<{ binding: DefaultPaymentMethodRecord; previousPaymentMethodId: string | null } | undefined> {
-  const [row] = await runPrepared<DefaultRow & { previous_payment_method_id: string | null }>(db, UPSERT_DEFAULT, [
+  origin: RequestOrigin,
+): Promise<DefaultPaymentMethodRecord | undefined> {
+  const [row] = await runPrepared<DefaultRow>(db, UPSERT_DEFAULT, [
     binding.locationId,
     binding.customerId,
     binding.contextName,
@@ -54,8 +77,9 @@ export async function upsertDefaultPaymentMethod(
     binding.locationId,
     binding.customerId,
     binding.paymentMethodId,
+    ...eventBindings(origin, 'default_payment_method.set'),
   ]);
-  return row === undefined ? undefined : { binding: toRecord(row), previousPaymentMethodId: row.previous_payment_method_id };
+  return row === undefined ? undefined : toRecord(row);
 }
 
 /** Removes the defaults bound to a card (before the card itself goes), answering them. */

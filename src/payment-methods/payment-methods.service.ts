@@ -105,19 +105,16 @@ export class PaymentMethodsService {
     });
   }
 
-  /** Sets (or replaces) the customer's default card for a context; setting the card it already is changes nothing. */
+  /**
+   * Sets (or replaces) the customer's default card for a context; setting the
+   * card it already is changes nothing. The upsert writes its own event (one
+   * statement, one round trip: the hottest write).
+   */
   async setDefault(write: WriteContext, customerId: string, input: SetDefaultPaymentMethodInput): Promise<DefaultPaymentMethodRecord> {
-    const { locationId } = write;
-    return inTransaction(write.db, async (trx) => {
-      const outcome = await upsertDefaultPaymentMethod(trx, { locationId, customerId, ...input });
-      if (outcome === undefined) throw await this.whyCardIsMissing(trx, locationId, customerId, input.paymentMethodId);
-      const { binding, previousPaymentMethodId } = outcome;
-      if (previousPaymentMethodId !== binding.paymentMethodId) {
-        const previous = previousPaymentMethodId === null ? null : { paymentMethodId: previousPaymentMethodId };
-        await recordChanges(trx, write, [{ type: 'default_payment_method.set', customerId, object: binding, previous }]);
-      }
-      return binding;
-    });
+    const { db, locationId } = write;
+    const binding = await upsertDefaultPaymentMethod(db, { locationId, customerId, ...input }, write.origin);
+    if (binding === undefined) throw await this.whyCardIsMissing(db, locationId, customerId, input.paymentMethodId);
+    return binding;
   }
 
   async getDefault(db: Knex, locationId: string, customerId: string, contextName: string): Promise<DefaultPaymentMethodRecord> {

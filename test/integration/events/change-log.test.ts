@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { cardInput, createCustomer, saveCard } from '../../factories/customers';
 import { newLocation } from '../../factories/locations';
+import { webhookPayloadProblems } from '../../support/contract/openapi-contract';
 import { startTestApp, type TestApp } from '../../support/test-app';
 
 /**
@@ -28,7 +29,10 @@ interface Event {
 
 async function eventsOf(location: string, query = ''): Promise<Event[]> {
   const response = await request(testApp.app).get(`/v1/events?limit=100${query}`).set(testApp.as(location)).expect(200);
-  return response.body.events as Event[];
+  const events = response.body.events as Event[];
+  // Each is also a webhook body: it must match the document's `webhooks` entry for its type.
+  for (const event of events) expect({ type: event.type, problems: webhookPayloadProblems(JSON.stringify(event)) }).toEqual({ type: event.type, problems: [] });
+  return events;
 }
 
 /** The events, oldest first (the API answers newest first). */
@@ -127,6 +131,30 @@ describe('the change log', () => {
       { type: 'default_payment_method.set', data: { object: { paymentMethodId: second.id, contextName: 'web' }, previous: { paymentMethodId: first.id } } },
       { type: 'default_payment_method.removed', data: { object: { paymentMethodId: second.id, contextName: 'web' }, previous: null } },
     ]);
+  });
+
+  it('keeps the chain of replaced defaults under concurrent sets: one first set, and each event a real change', async () => {
+    const location = newLocation();
+    const customer = await createCustomer(testApp, location);
+    const first = await saveCard(testApp, location, customer.id);
+    const second = await saveCard(testApp, location, customer.id, cardInput({ card: { type: 'amex', lastFour: '0005', expiry: { month: '1', year: '2034' } } }));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        request(testApp.app)
+          .post(`/v1/customers/${customer.id}/payment-methods/defaults`)
+          .set(testApp.as(location))
+          .send({ paymentMethodId: i % 3 === 0 ? first.id : second.id, contextName: 'web' })
+          .expect(200),
+      ),
+    );
+    const sets = (await historyOf(location)).filter(({ type }) => type === 'default_payment_method.set');
+    expect(sets.filter(({ data }) => data.previous === null)).toHaveLength(1);
+    for (const { data } of sets) expect(data.previous?.['paymentMethodId']).not.toBe(data.object['paymentMethodId']);
+    // Between two cards, each change moves to the other: the transitions alternate, so their count fixes the last one.
+    const final = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods/defaults/web`).set(testApp.as(location)).expect(200);
+    const firstSet = sets.find(({ data }) => data.previous === null)?.data.object['paymentMethodId'];
+    const expectedFinal = sets.length % 2 === 1 ? firstSet : [first.id, second.id].find((id) => id !== firstSet);
+    expect(final.body.paymentMethodId).toBe(expectedFinal);
   });
 
   it('records intents created and canceled, never with their session secret', async () => {

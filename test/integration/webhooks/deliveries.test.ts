@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { createCustomer, saveCard } from '../../factories/customers';
 import { newLocation } from '../../factories/locations';
+import { webhookPayloadProblems } from '../../support/contract/openapi-contract';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { eventually, WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
 import { WebhookDispatcher, type DispatcherSettings } from '../../../src/webhooks/webhook-dispatcher';
@@ -80,6 +81,8 @@ describe('webhook deliveries', () => {
       expect(delivered.headers['webhook-id']).toBe(payload.id);
       expect(payload).toEqual(events.find((event: { id: string }) => event.id === payload.id));
       expect(delivered.headers['content-type']).toBe('application/json');
+      // As the document's `webhooks` entry for its type describes it.
+      expect(webhookPayloadProblems(delivered.body)).toEqual([]);
     }
     expect(customersOnly.received.map((delivered) => (verify(some.secret, delivered) as { type: string }).type)).toEqual(['customer.created']);
     // Another endpoint's secret does not verify.

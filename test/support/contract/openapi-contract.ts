@@ -16,7 +16,11 @@ interface Operation {
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
 /** The service's own OpenAPI document, as the tests hold responses to it. */
-export const contractDocument = buildOpenApiDocument() as unknown as { paths: Record<string, Record<string, Operation>>; components: Json };
+export const contractDocument = buildOpenApiDocument() as unknown as {
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: { requestBody: { content: Record<string, MediaType> } } }>;
+  components: Json;
+};
 
 interface PathTemplate {
   template: string;
@@ -107,4 +111,14 @@ export function errorMessageProblems(observed: ObservedResponse): string[] {
     responses: { default: { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorMessage' } } } } },
   };
   return contractProblems(observed, errorOnly);
+}
+
+/** What is wrong with a webhook delivery's body, by the document's `webhooks` entry for its event type; empty when nothing is. */
+export function webhookPayloadProblems(body: string): string[] {
+  const event = JSON.parse(body) as { type?: string };
+  const webhook = contractDocument.webhooks[event.type ?? ''];
+  if (webhook === undefined) return [`the document declares no webhook ${String(event.type)}`];
+  const validate = validatorFor(webhook.post.requestBody.content['application/json']?.schema as Json);
+  if (validate(event)) return [];
+  return (validate.errors ?? []).map((error) => `body${error.instancePath} ${error.message ?? 'is invalid'} ${JSON.stringify(error.params)}`);
 }

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { ZodOpenApiObject } from 'zod-openapi';
+import { customerResponseSchema } from '../customers/customers.schemas';
+import { EVENT_TYPES, type EventType } from '../events/event-types';
+import { eventSchema } from '../events/events.schemas';
+import { paymentIntentSchema } from '../payment-intents/payment-intents.schemas';
+import { defaultPaymentMethodResponseSchema, paymentMethodDataSchema } from '../payment-methods/payment-methods.schemas';
+
+/** What `data.object` is, by the resource an event type names. */
+const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
+  customer: customerResponseSchema,
+  payment_method: paymentMethodDataSchema,
+  default_payment_method: defaultPaymentMethodResponseSchema,
+  payment_intent: paymentIntentSchema.omit({ sessionSecret: true }).meta({ id: 'PaymentIntentInEvent', description: 'A payment intent as the API answers it, without its session secret.' }),
+};
+
+const WHEN: Record<EventType, string> = {
+  'customer.created': 'A customer was created (not when a create found one by its externalReferenceId).',
+  'customer.updated': "A customer's fields changed; `previous` holds them as they were.",
+  'customer.deleted': 'A customer was erased; `object` is the customer as it was.',
+  'payment_method.attached': 'A card was saved to a customer.',
+  'payment_method.updated': 'A saved card changed (saved again with its fingerprint and another expiry); `previous` holds the expiry it had.',
+  'payment_method.detached': 'A card was deleted; `object` is the card as it was. Each default it held is removed first, with its own event.',
+  'default_payment_method.set': "A context's default was set or replaced; a replacement's `previous` names the card it replaced.",
+  'default_payment_method.removed': 'A default was removed (deleted, or with its card); `object` is the binding as it was.',
+  'payment_intent.created': 'A payment intent was created.',
+  'payment_intent.updated': "A payment intent's fields changed; `previous` holds them as they were.",
+  'payment_intent.canceled': 'A payment intent was canceled; `previous.status` is the status it left.',
+  'payment_intent.processing': 'A payment intent moved to PROCESSING.',
+  'payment_intent.requires_capture': 'A payment intent moved to REQUIRES_CAPTURE.',
+  'payment_intent.succeeded': 'A payment intent moved to SUCCEEDED.',
+  'payment_intent.payment_failed': "A payment intent's payment failed; it is back in REQUIRES_PAYMENT_METHOD.",
+};
+
+const SIGNATURE_HEADERS = [
+  { name: 'webhook-id', description: 'The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it.' },
+  { name: 'webhook-timestamp', description: 'Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes).' },
+  {
+    name: 'webhook-signature',
+    description:
+      'Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint\u2019s `whsec_` secret; two during the 24 hours after a rotation.',
+  },
+];
+
+/** `resource.action` → `ResourceActionEvent`, the schema's component name. */
+function componentName(type: EventType): string {
+  return `${type
+    .split(/[._]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('')}Event`;
+}
+
+/**
+ * The document's `webhooks` (OpenAPI 3.1): one POST per event type, the body
+ * being the event with its `type` fixed and its `data.object` typed, and the
+ * Standard Webhooks headers that sign it. Built from the schemas the events
+ * API answers with.
+ */
+export function webhookDefinitions(): NonNullable<ZodOpenApiObject['webhooks']> {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => {
+      const object = OBJECT_SCHEMAS[type.slice(0, type.indexOf('.'))] as z.ZodType;
+      const body = eventSchema
+        .extend({
+          type: z.literal(type),
+          data: z.strictObject({ object, previous: z.record(z.string(), z.unknown()).nullable() }),
+        })
+        .meta({ id: componentName(type), example: undefined });
+      return [
+        type,
+        {
+          post: {
+            operationId: `webhook.${type}`,
+            tags: ['Webhooks'],
+            summary: type,
+            description: `${WHEN[type]} Delivered to each enabled endpoint subscribed to \`${type}\` or \`*\`.`,
+            parameters: SIGNATURE_HEADERS.map((header) => ({ in: 'header' as const, name: header.name, required: true, description: header.description, schema: { type: 'string' as const } })),
+            requestBody: { required: true, content: { 'application/json': { schema: body } } },
+            responses: {
+              '200': { description: 'Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint).' },
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
