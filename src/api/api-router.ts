@@ -53,9 +53,8 @@ function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDe
     checkSessionGrant(access, grant, params);
     const query = operation.query === undefined ? undefined : parseInput(operation.query, request.query);
     const body = bodyDeclaration === undefined ? undefined : parseInput(bodyDeclaration.schema, request.body ?? emptyBody);
+    const input = { location, caller, params, query, body };
     const origin = { requestId: request.requestId, clientId: caller.clientId, idempotencyKey: key ?? null };
-    const input = { location, caller, origin, params, query, body };
-
     const withDb = (db: Knex) => ({ ...input, db, write: { db, locationId: location, origin } });
 
     if (key === undefined) {

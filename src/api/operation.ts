@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { ErrorCode } from '../platform/errors/error-catalog';
-import type { AccessTokenClaims, RequestOrigin, WriteContext } from '../platform/http/request-context';
+import type { AccessTokenClaims, WriteContext } from '../platform/http/request-context';
 import type { Access } from './access';
 
 export const HTTP_METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
@@ -46,9 +46,7 @@ export interface OperationInput<Params, Query, Body> {
   db: Knex;
   location: string;
   caller: AccessTokenClaims;
-  /** What the events of the changes it makes record about the request. */
-  origin: RequestOrigin;
-  /** `db`, `location` and `origin` together, as a service's write methods take them. */
+  /** `db` and `location` with the request's origin (what its events record): what a service's write methods take. */
   write: WriteContext;
   params: Params;
   query: Query;

@@ -39,7 +39,6 @@ export const listEventsQuerySchema = z.object({
   customerId: uuidValue.optional().meta({ description: 'Only the events of this customer.', example: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9' }),
 });
 export const customerEventsQuerySchema = z.object(pageQuery);
-export type EventFilters = z.output<typeof listEventsQuerySchema>;
 
 export const eventParamsSchema = z.object({ id: uuidValue.meta({ description: 'The event.' }) });
 

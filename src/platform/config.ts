@@ -158,7 +158,7 @@ const environmentSchema = z.object({
   WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
   /** How often each replica looks for new events and due retries. */
   WEBHOOK_POLL_INTERVAL_MS: positiveInt.default(1000),
-  /** Deliveries in flight per replica; at most 2 of them to any one endpoint, so one slow endpoint cannot hold them all. */
+  /** Deliveries in flight per replica; at most 4 of them to any one endpoint, so one slow endpoint cannot hold them all. */
   WEBHOOK_CONCURRENCY: positiveInt.max(256).default(16),
   /** An endpoint that failed every attempt for this long is disabled. */
   WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().positive().default(5),

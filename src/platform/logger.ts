@@ -4,7 +4,8 @@ export type { Logger };
 
 /**
  * Paths that must never reach a log line, wherever an object carrying them is
- * logged by mistake: credentials, session secrets and card fields.
+ * logged by mistake: credentials, session secrets, webhook signing secrets
+ * (and the signatures made with them) and card fields.
  */
 const REDACTED_ANYWHERE = [
   'req.headers.authorization',
@@ -16,6 +17,10 @@ const REDACTED_ANYWHERE = [
   '*.clientSecret',
   '*.client_secret',
   '*.sessionSecret',
+  '*.secret',
+  '*.previousSecret',
+  '*.previous_secret',
+  '*["webhook-signature"]',
   '*.accessToken',
   '*.access_token',
   '*.password',

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { toEventRecord, type EventRecord } from '../events/events.repository';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import type { EventType } from '../events/event-types';
 import { enabledEndpointsOf, toEndpointRecord, type WebhookEndpointRecord } from './webhook-endpoints.repository';
 
@@ -51,64 +52,91 @@ export interface ClaimedDelivery {
   endpoint: WebhookEndpointRecord;
 }
 
+const CLAIM_DUE_DELIVERIES = preparedStatement(
+  'claim_due_webhook_deliveries',
+  `with candidates as (
+     select d.location_id, d.id, d.endpoint_id, d.next_attempt_at
+       from webhook_deliveries d
+       join webhook_endpoints e on e.location_id = d.location_id and e.id = d.endpoint_id
+      where d.status = 'PENDING' and d.next_attempt_at <= now() and e.status = 'ENABLED'
+      order by d.next_attempt_at
+      limit ?
+      for update of d skip locked
+   ),
+   ranked as (
+     select c.*, row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as place
+       from candidates c
+   ),
+   chosen as (
+     select r.location_id, r.id from ranked r
+      where r.place <= ? - coalesce((select b.value::int from jsonb_each_text(?::jsonb) b where b.key = r.endpoint_id::text), 0)
+      order by r.next_attempt_at
+      limit ?
+   ),
+   leased as (
+     update webhook_deliveries w
+        set attempts = w.attempts + 1, next_attempt_at = now() + make_interval(secs => ?), updated_at = now()
+       from chosen c
+      where w.location_id = c.location_id and w.id = c.id
+     returning w.location_id, w.id, w.endpoint_id, w.event_id, w.attempts
+   )
+   select l.location_id, l.id, l.attempts, row_to_json(ev) as event, row_to_json(ep) as endpoint
+     from leased l
+     join webhook_endpoints ep on ep.location_id = l.location_id and ep.id = l.endpoint_id
+     left join events ev on ev.location_id = l.location_id and ev.id = l.event_id`,
+);
+
+interface ClaimRow {
+  location_id: string;
+  id: string;
+  attempts: number;
+  /** The rows as JSON: their timestamps are ISO strings. */
+  event: Record<string, unknown> | null;
+  endpoint: Record<string, unknown>;
+}
+
+/** A row read through row_to_json, with its timestamp columns back as Dates. */
+function withDates<Row>(json: Record<string, unknown>, columns: readonly string[]): Row {
+  const row = { ...json };
+  for (const column of columns) if (typeof row[column] === 'string') row[column] = new Date(row[column] as string);
+  return row as Row;
+}
+
 /**
  * Takes due deliveries of enabled endpoints, at most `perEndpoint` of any one
- * endpoint (less those `busy` already has in flight here), and leases them:
- * their due time moves `leaseMs` ahead, so a replica that dies mid-attempt
- * leaves them to be retried once the lease runs out, and no other replica
- * takes them meanwhile (`skip locked` while choosing, the lease after).
+ * endpoint (less those `busy` already has in flight here), and leases them,
+ * in one statement: their due time moves `leaseMs` ahead, so a replica that
+ * dies mid-attempt leaves them to be retried once the lease runs out, and no
+ * other replica takes them meanwhile (`skip locked` while choosing, the
+ * lease after). A delivery whose event was purged under it is failed.
  */
 export async function claimDueDeliveries(
   db: Knex,
   options: { limit: number; perEndpoint: number; busy: ReadonlyMap<string, number>; leaseMs: number },
 ): Promise<ClaimedDelivery[]> {
   if (options.limit <= 0) return [];
-  return db.transaction(async (trx) => {
-    const due = (await trx('webhook_deliveries as d')
-      .join('webhook_endpoints as e', function joinEndpoint() {
-        this.on('e.location_id', 'd.location_id').andOn('e.id', 'd.endpoint_id');
-      })
-      .select('d.location_id', 'd.id', 'd.endpoint_id', 'd.event_id', 'd.attempts')
-      .where('d.status', 'PENDING')
-      .andWhere('d.next_attempt_at', '<=', trx.fn.now())
-      .andWhere('e.status', 'ENABLED')
-      .orderBy('d.next_attempt_at')
-      .limit(options.limit * 4)
-      .forUpdate('d')
-      .skipLocked()) as Array<{ location_id: string; id: string; endpoint_id: string; event_id: string; attempts: number }>;
-    const taken: typeof due = [];
-    const counts = new Map(options.busy);
-    for (const row of due) {
-      const inFlight = counts.get(row.endpoint_id) ?? 0;
-      if (taken.length >= options.limit || inFlight >= options.perEndpoint) continue;
-      counts.set(row.endpoint_id, inFlight + 1);
-      taken.push(row);
-    }
-    if (taken.length === 0) return [];
-    await trx('webhook_deliveries')
-      .whereIn(['location_id', 'id'], taken.map((row) => [row.location_id, row.id]))
-      .update({
-        attempts: trx.raw('attempts + 1'),
-        next_attempt_at: trx.raw(`now() + make_interval(secs => ?)`, [options.leaseMs / 1000]),
-        updated_at: trx.fn.now(),
-      });
-    const events = await trx('events').whereIn(['location_id', 'id'], taken.map((row) => [row.location_id, row.event_id]));
-    const endpoints = await trx('webhook_endpoints').whereIn(['location_id', 'id'], taken.map((row) => [row.location_id, row.endpoint_id]));
-    const eventById = new Map(events.map((row) => [row.id as string, toEventRecord(row)]));
-    const endpointById = new Map(endpoints.map((row) => [row.id as string, toEndpointRecord(row)]));
-    const claimed: ClaimedDelivery[] = [];
-    for (const row of taken) {
-      const event = eventById.get(row.event_id);
-      const endpoint = endpointById.get(row.endpoint_id);
-      // An event purged under a pending delivery (retention shorter than the schedule) has nothing left to send.
-      if (event === undefined || endpoint === undefined) {
-        await trx('webhook_deliveries').where({ location_id: row.location_id, id: row.id }).update({ status: 'FAILED', updated_at: trx.fn.now() });
-        continue;
-      }
-      claimed.push({ locationId: row.location_id, id: row.id, attempt: row.attempts + 1, event, endpoint });
-    }
-    return claimed;
-  });
+  const rows = await runPrepared<ClaimRow>(db, CLAIM_DUE_DELIVERIES, [
+    options.limit * 4,
+    options.perEndpoint,
+    JSON.stringify(Object.fromEntries(options.busy)),
+    options.limit,
+    options.leaseMs / 1000,
+  ]);
+  const orphans = rows.filter((row) => row.event === null);
+  if (orphans.length > 0) {
+    await db('webhook_deliveries')
+      .whereIn(['location_id', 'id'], orphans.map((row) => [row.location_id, row.id]))
+      .update({ status: 'FAILED', updated_at: db.fn.now() });
+  }
+  return rows
+    .filter((row) => row.event !== null)
+    .map((row) => ({
+      locationId: row.location_id,
+      id: row.id,
+      attempt: row.attempts,
+      event: toEventRecord(withDates(row.event as Record<string, unknown>, ['created_at'])),
+      endpoint: toEndpointRecord(withDates(row.endpoint, ['created_at', 'previous_secret_expires_at', 'failing_since'])),
+    }));
 }
 
 export interface AttemptResult {
@@ -118,34 +146,54 @@ export interface AttemptResult {
   outcome: 'SUCCEEDED' | 'FAILED';
 }
 
+const RECORD_ATTEMPT = preparedStatement(
+  'record_webhook_attempt',
+  `with attempt as (
+     insert into webhook_delivery_attempts
+       (location_id, id, delivery_id, endpoint_id, event_id, event_type, attempt, outcome, status_code, duration_ms, error)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   ),
+   delivery as (
+     update webhook_deliveries
+        set status = ?, next_attempt_at = coalesce(?::timestamptz, next_attempt_at), updated_at = now()
+      where location_id = ? and id = ?
+   )
+   update webhook_endpoints
+      set failing_since = case when ?::boolean then null else now() end
+    where location_id = ? and id = ? and (failing_since is null) = not ?::boolean`,
+);
+
 /**
- * Records an attempt and where its delivery goes next: SUCCEEDED, FAILED, or
- * PENDING again at `retryAt`. Also keeps the endpoint's `failing_since`:
- * cleared by a success, set by the first failure after one.
+ * Records an attempt and where its delivery goes next (SUCCEEDED, FAILED, or
+ * PENDING again at `retryAt`), in one statement. It also keeps the endpoint's
+ * `failing_since`: cleared by a success, set by the first failure after one;
+ * the endpoint row is written only at those turns, so attempts to one endpoint
+ * do not queue on its row.
  */
 export async function recordAttempt(db: Knex, delivery: ClaimedDelivery, result: AttemptResult, next: { status: 'SUCCEEDED' | 'FAILED' | 'PENDING'; retryAt?: Date }): Promise<void> {
-  await db.transaction(async (trx) => {
-    await trx('webhook_delivery_attempts').insert({
-      location_id: delivery.locationId,
-      id: uuidv7(),
-      delivery_id: delivery.id,
-      endpoint_id: delivery.endpoint.id,
-      event_id: delivery.event.id,
-      event_type: delivery.event.type,
-      attempt: delivery.attempt,
-      outcome: result.outcome,
-      status_code: result.statusCode,
-      duration_ms: result.durationMs,
-      // Bounded: an endpoint's error text is not ours to store in full.
-      error: result.error?.slice(0, 500) ?? null,
-    });
-    await trx('webhook_deliveries')
-      .where({ location_id: delivery.locationId, id: delivery.id })
-      .update({ status: next.status, ...(next.retryAt ? { next_attempt_at: next.retryAt } : {}), updated_at: trx.fn.now() });
-    const endpoint = trx('webhook_endpoints').where({ location_id: delivery.locationId, id: delivery.endpoint.id });
-    if (result.outcome === 'SUCCEEDED') await endpoint.whereNotNull('failing_since').update({ failing_since: null });
-    else await endpoint.whereNull('failing_since').update({ failing_since: trx.fn.now() });
-  });
+  const succeeded = result.outcome === 'SUCCEEDED';
+  await runPrepared(db, RECORD_ATTEMPT, [
+    delivery.locationId,
+    uuidv7(),
+    delivery.id,
+    delivery.endpoint.id,
+    delivery.event.id,
+    delivery.event.type,
+    delivery.attempt,
+    result.outcome,
+    result.statusCode,
+    result.durationMs,
+    // Bounded: an endpoint's error text is not ours to store in full.
+    result.error?.slice(0, 500) ?? null,
+    next.status,
+    next.retryAt ?? null,
+    delivery.locationId,
+    delivery.id,
+    succeeded,
+    delivery.locationId,
+    delivery.endpoint.id,
+    succeeded,
+  ]);
 }
 
 /** New deliveries of one event, for a redelivery: to these endpoints, due now. */

@@ -11,7 +11,7 @@ export interface DispatcherSettings {
   retryScheduleSeconds: readonly number[];
   timeoutMs: number;
   pollIntervalMs: number;
-  /** Deliveries in flight in this process. */
+  /** Deliveries in flight in this process (at most 4 of them to one endpoint). */
   concurrency: number;
   /** An endpoint failing every attempt for this long is disabled. */
   disableAfterMs: number;
@@ -19,7 +19,7 @@ export interface DispatcherSettings {
 }
 
 /** In flight to one endpoint from one process: a slow endpoint holds at most these slots, never all of them. */
-const PER_ENDPOINT = 2;
+export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 const FAN_OUT_BATCH = 200;
 /** ±10 %, so that retries of many deliveries failed together do not all come back at once. */
 const JITTER = 0.1;
@@ -37,6 +37,9 @@ const JITTER = 0.1;
 export class WebhookDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
+  private ticking = false;
+  /** The last look found due work: more may be waiting, so a freed slot looks again at once rather than at the next poll. */
+  private backlog = false;
   private readonly inFlight = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
 
@@ -60,23 +63,34 @@ export class WebhookDispatcher {
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.tick(), delayMs);
     this.timer.unref();
   }
 
+  /** Looks for work now rather than at the next poll, unless a look is under way. */
+  private wake(): void {
+    if (!this.ticking) this.schedule(0);
+  }
+
   private async tick(): Promise<void> {
+    this.ticking = true;
     try {
       while ((await fanOutEvents(this.db, FAN_OUT_BATCH)) === FAN_OUT_BATCH && !this.stopped);
+      const limit = this.settings.concurrency - this.attempts.size;
       const claimed = await claimDueDeliveries(this.db, {
-        limit: this.settings.concurrency - this.attempts.size,
-        perEndpoint: PER_ENDPOINT,
+        limit,
+        perEndpoint: MAX_IN_FLIGHT_PER_ENDPOINT,
         busy: this.inFlight,
         leaseMs: this.settings.timeoutMs + 30_000,
       });
+      this.backlog = claimed.length > 0;
       for (const delivery of claimed) this.track(delivery);
     } catch (error) {
+      this.backlog = false;
       this.logger.warn({ err: error }, 'webhook dispatch failed; will retry');
     } finally {
+      this.ticking = false;
       this.schedule(this.settings.pollIntervalMs);
     }
   }
@@ -91,6 +105,7 @@ export class WebhookDispatcher {
         const left = (this.inFlight.get(endpointId) ?? 1) - 1;
         if (left === 0) this.inFlight.delete(endpointId);
         else this.inFlight.set(endpointId, left);
+        if (this.backlog) this.wake();
       });
     this.attempts.add(attempt);
   }

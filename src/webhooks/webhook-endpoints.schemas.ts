@@ -6,10 +6,10 @@ import type { WebhookAttemptRecord, WebhookEndpointRecord } from './webhook-endp
 
 /** What an endpoint may subscribe to: event types, or `*` for every type (also those added later). */
 export const SUBSCRIBABLE = ['*', ...EVENT_TYPES] as const;
-export const ENDPOINT_STATUSES = ['ENABLED', 'DISABLED'] as const;
+const ENDPOINT_STATUSES = ['ENABLED', 'DISABLED'] as const;
 /** Why an endpoint is disabled: by a PATCH, by a 410 answer, or after failing every attempt for WEBHOOK_DISABLE_AFTER_DAYS. */
-export const DISABLED_REASONS = ['MANUAL', 'GONE', 'FAILING'] as const;
-export const ATTEMPT_OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
+const DISABLED_REASONS = ['MANUAL', 'GONE', 'FAILING'] as const;
+const ATTEMPT_OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
 
 const url = z
   .url({ protocol: /^https?$/, message: 'Must be an absolute http(s) URL.' })

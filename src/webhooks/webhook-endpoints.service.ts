@@ -18,7 +18,7 @@ import { newWebhookSecret } from './webhook-signature';
 import { endpointUrlProblem } from './webhook-target';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
-export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const PREVIOUS_SECRET_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /** A location's webhook endpoints: made, read, changed, removed, their secrets rotated, their attempts read, events redelivered to them. */
 export class WebhookEndpointsService {

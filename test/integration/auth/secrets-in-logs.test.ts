@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { LOGIN_PATH } from '../../../src/auth/login.router';
+import { createLogger } from '../../../src/platform/logger';
 import { LOCATION_HEADER, newLocation } from '../../factories/locations';
 import { startTestApp, TEST_CLIENT, type TestApp } from '../../support/test-app';
 
@@ -53,9 +54,25 @@ it('a full run of requests leaves no bearer token, client secret or session secr
       .expect(status);
   }
 
+  // A webhook endpoint's secret, when made, rotated, and (by mistake) logged as the record it is stored in.
+  const endpoint = await request(testApp.app)
+    .post('/v1/webhook-endpoints')
+    .set('Authorization', `Bearer ${jsonToken}`)
+    .set(LOCATION_HEADER, location)
+    .send({ url: 'https://hooks.example.com/in', enabledEvents: ['*'] })
+    .expect(201);
+  const rotated = await request(testApp.app)
+    .post(`/v1/webhook-endpoints/${endpoint.body.id}/rotate-secret`)
+    .set('Authorization', `Bearer ${jsonToken}`)
+    .set(LOCATION_HEADER, location)
+    .expect(200);
+  const webhookSecrets = [endpoint.body.secret as string, rotated.body.secret as string].map((secret) => secret.slice('whsec_'.length));
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => testApp.logLines.push(line) } });
+  logger.warn({ endpoint: { id: endpoint.body.id, secret: rotated.body.secret, previousSecret: endpoint.body.secret }, headers: { 'webhook-signature': 'v1,c2lnbmF0dXJl' } }, 'logged by mistake');
+
   const log = testApp.logLines.join('');
   expect(testApp.logLines.length).toBeGreaterThanOrEqual(7);
-  for (const secret of [jsonToken, formToken, browserToken, jsonToken.split('.')[2], TEST_CLIENT.clientSecret, 'guess-41c9', sessionSecret.split('_SECRET_')[1]]) {
+  for (const secret of [jsonToken, formToken, browserToken, jsonToken.split('.')[2], TEST_CLIENT.clientSecret, 'guess-41c9', sessionSecret.split('_SECRET_')[1], ...webhookSecrets, 'c2lnbmF0dXJl']) {
     expect(log).not.toContain(secret);
   }
 });
