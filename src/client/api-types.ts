@@ -147,10 +147,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find customers by externalReferenceId
-         * @description Not in the spec: lets an integration find the record it made for one of its own users. Answers the location's customer with exactly that externalReferenceId, as a list of at most one (a location holds one customer per reference); none is an empty list, not a 404.
+         * List the location's customers
+         * @description Not in the spec. The location's customers, oldest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A walk never skips or repeats a customer that existed when it began, whatever is created meanwhile. `externalReferenceId` finds the record an integration made for one of its own users (at most one: a location holds one customer per reference); none is an empty list, not a 404.
          */
-        get: operations["findCustomers"];
+        get: operations["listCustomers"];
         put?: never;
         /**
          * Create a customer record
@@ -182,7 +182,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a customer record
+         * @description Not in the spec. Changes the fields sent; a field sent as `null` is cleared, one left out stays. The limits are those of the create. An `externalReferenceId` another customer of the location holds is a 409 (code 3006) naming the field. Records a `customer.updated` event with the fields as they were; a change to nothing records none.
+         */
+        patch: operations["updateCustomer"];
         trace?: never;
     };
     "/v1/customers/{id}/events": {
@@ -1031,15 +1035,18 @@ export interface components {
          *           "externalReferenceId": "crm-42",
          *           "description": "ada@example.com"
          *         }
-         *       ]
+         *       ],
+         *       "hasMore": false
          *     }
          */
         CustomerListResponse: {
-            /** @description The customer with that externalReferenceId, if the location has one: a location holds at most one per reference. */
+            /** @description Oldest first. */
             customers: components["schemas"]["CustomerResponse"][];
+            /** @description Whether more customers follow: ask again with `startingAfter` the last id of this page. */
+            hasMore: boolean;
             /**
              * Format: int32
-             * @description Number of customers in `customers`: 0 or 1.
+             * @description Number of customers in `customers`: the page's length.
              */
             results: number;
         };
@@ -1232,6 +1239,7 @@ export interface components {
              *     | 3003 | 409 | IDEMPOTENCY_REQUEST_IN_PROGRESS | A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives. |
              *     | 3004 | 409 | CARD_LIMIT_REACHED | The customer already holds the most saved cards allowed. Remove one before saving another. |
              *     | 3005 | 409 | WEBHOOK_ENDPOINT_DISABLED | The webhook endpoint is disabled: enable it (PATCH status ENABLED) before redelivering to it. |
+             *     | 3006 | 409 | EXTERNAL_REFERENCE_IN_USE | Another customer of this location holds this externalReferenceId. |
              *     | 4001 | 401 | AUTHENTICATION_REQUIRED | A bearer access token is required: Authorization: Bearer <token>. |
              *     | 4002 | 401 | INVALID_TOKEN | The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience). |
              *     | 4003 | 401 | INVALID_CLIENT_CREDENTIALS | The client id or client secret is wrong. |
@@ -1245,7 +1253,7 @@ export interface components {
              *     | 5004 | 503 | IDENTITY_PROVIDER_UNAVAILABLE | The identity provider's signing keys could not be fetched. Retry later. |
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are. */
@@ -1263,7 +1271,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1424,7 +1432,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -1440,7 +1448,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1923,6 +1931,15 @@ export interface components {
         };
         /**
          * @example {
+         *       "description": "ada.lovelace@example.com"
+         *     }
+         */
+        UpdateCustomerRequest: {
+            description?: string | null;
+            externalReferenceId?: string | null;
+        };
+        /**
+         * @example {
          *       "status": "DISABLED"
          *     }
          */
@@ -2388,11 +2405,18 @@ export interface operations {
             };
         };
     };
-    findCustomers: {
+    listCustomers: {
         parameters: {
-            query: {
-                /** @description The customer's identifier in the caller's integration. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
-                externalReferenceId: string;
+            query?: {
+                /** @description Only customers made after this instant (ISO 8601). */
+                createdAfter?: string;
+                /** @description Only customers made before this instant (ISO 8601). */
+                createdBefore?: string;
+                externalReferenceId?: string;
+                /** @description Customers per page, 1 to 100. */
+                limit?: number;
+                /** @description The last customer of the previous page (its `id`): this page continues after it, oldest first. */
+                startingAfter?: string;
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
@@ -2403,7 +2427,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The matching customers. */
+            /** @description A page of customers. */
             200: {
                 headers: {
                     /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
@@ -2958,16 +2982,256 @@ export interface operations {
             };
         };
     };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": string;
+            };
+            path: {
+                /** @description The customer record. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description The customer after the change. */
+            200: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerResponse"];
+                };
+            };
+            /**
+             * @description The request is malformed or has invalid fields; nothing was changed.
+             *
+             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
+             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
+             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+             */
+            400: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is not authenticated.
+             *
+             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+             */
+            401: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is authenticated but may not do this.
+             *
+             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+             */
+            403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The record does not exist for this location.
+             *
+             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+             */
+            404: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state.
+             *
+             *     - `3006` EXTERNAL_REFERENCE_IN_USE: Another customer of this location holds this externalReferenceId.
+             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+             */
+            409: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+             */
+            413: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is not JSON.
+             *
+             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+             */
+            415: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+             */
+            503: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     listCustomerEvents: {
         parameters: {
             query?: {
-                /** @description Only events made after this instant. */
+                /** @description Only events made after this instant (ISO 8601). */
                 createdAfter?: string;
-                /** @description Only events made before this instant. */
+                /** @description Only events made before this instant (ISO 8601). */
                 createdBefore?: string;
                 /** @description Events per page, 1 to 100. */
                 limit?: number;
-                /** @description The last event of the previous page (its `id`): this page is the events made before it, newest first. */
+                /** @description The last event of the previous page (its `id`): this page continues after it, newest first. */
                 startingAfter?: string;
                 /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
                 type?: string;
@@ -4438,15 +4702,15 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events made after this instant. */
+                /** @description Only events made after this instant (ISO 8601). */
                 createdAfter?: string;
-                /** @description Only events made before this instant. */
+                /** @description Only events made before this instant (ISO 8601). */
                 createdBefore?: string;
                 /** @description Only the events of this customer. */
                 customerId?: string;
                 /** @description Events per page, 1 to 100. */
                 limit?: number;
-                /** @description The last event of the previous page (its `id`): this page is the events made before it, newest first. */
+                /** @description The last event of the previous page (its `id`): this page continues after it, newest first. */
                 startingAfter?: string;
                 /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
                 type?: string;

@@ -6,8 +6,9 @@ import {
   customerIdParamsSchema,
   customerListResponseSchema,
   customerResponseSchema,
-  findCustomersQuerySchema,
+  listCustomersQuerySchema,
   toCustomerResponse,
+  updateCustomerRequestSchema,
 } from './customers.schemas';
 
 const operation = operationsOf<{ customers: CustomersService }>();
@@ -33,22 +34,41 @@ export const createCustomer = operation({
   }),
 });
 
-export const findCustomers = operation({
+export const listCustomers = operation({
   method: 'get',
   path: '/v1/customers',
-  operationId: 'findCustomers',
+  operationId: 'listCustomers',
   tag,
-  summary: 'Find customers by externalReferenceId',
+  summary: "List the location's customers",
   description:
-    "Not in the spec: lets an integration find the record it made for one of its own users. Answers the location's customer with exactly that externalReferenceId, as a list of at most one (a location holds one customer per reference); none is an empty list, not a 404.",
+    "Not in the spec. The location's customers, oldest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A walk never skips or repeats a customer that existed when it began, whatever is created meanwhile. `externalReferenceId` finds the record an integration made for one of its own users (at most one: a location holds one customer per reference); none is an empty list, not a 404.",
   access: { scope: SCOPE.customersRead },
-  query: findCustomersQuerySchema,
-  responses: { 200: { description: 'The matching customers.', schema: customerListResponseSchema } },
+  query: listCustomersQuerySchema,
+  responses: { 200: { description: 'A page of customers.', schema: customerListResponseSchema } },
   errors: [],
   handle: async ({ db, location, query }, { customers }) => {
-    const found = await customers.findByExternalReference(db, location, query.externalReferenceId);
-    return { status: 200, body: found === undefined ? { results: 0, customers: [] } : { results: 1, customers: [toCustomerResponse(found)] } };
+    const page = await customers.list(db, location, query);
+    return { status: 200, body: { results: page.customers.length, customers: page.customers.map(toCustomerResponse), hasMore: page.hasMore } };
   },
+});
+
+export const updateCustomer = operation({
+  method: 'patch',
+  path: '/v1/customers/{id}',
+  operationId: 'updateCustomer',
+  tag,
+  summary: 'Change a customer record',
+  description:
+    'Not in the spec. Changes the fields sent; a field sent as `null` is cleared, one left out stays. The limits are those of the create. An `externalReferenceId` another customer of the location holds is a 409 (code 3006) naming the field. Records a `customer.updated` event with the fields as they were; a change to nothing records none.',
+  access: { scope: SCOPE.customersWrite },
+  params: customerIdParamsSchema,
+  body: { schema: updateCustomerRequestSchema },
+  responses: { 200: { description: 'The customer after the change.', schema: customerResponseSchema } },
+  errors: ['CUSTOMER_NOT_FOUND', 'EXTERNAL_REFERENCE_IN_USE', 'CONFLICT'],
+  handle: async ({ write, params, body }, { customers }) => ({
+    status: 200,
+    body: toCustomerResponse(await customers.update(write, params.id, body)),
+  }),
 });
 
 export const getCustomer = operation({
@@ -68,4 +88,4 @@ export const getCustomer = operation({
   }),
 });
 
-export const customersOperations = [createCustomer, findCustomers, getCustomer];
+export const customersOperations = [createCustomer, listCustomers, getCustomer, updateCustomer];

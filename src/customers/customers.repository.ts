@@ -101,3 +101,56 @@ export async function findCustomerByExternalReference(
   const [row] = await runPrepared<CustomerRow>(db, BY_EXTERNAL_REFERENCE, [locationId, externalReferenceId]);
   return row === undefined ? undefined : toRecord(row);
 }
+
+export interface CustomerQuery {
+  limit: number;
+  startingAfter?: string;
+  externalReferenceId?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+/**
+ * A page of the location's customers, oldest first. Ids are UUIDv7, so id
+ * order is creation order and the cursor is the last id seen: a walk never
+ * skips or repeats a customer that existed when it began, whatever is
+ * created meanwhile (new ones sort after it). The primary key (location, id)
+ * serves the order; one more row than the page tells whether more follow.
+ */
+export async function listCustomers(db: Knex, locationId: string, query: CustomerQuery): Promise<{ customers: CustomerRecord[]; hasMore: boolean }> {
+  const rows = (await db('customers')
+    .select(COLUMNS)
+    .where({ location_id: locationId })
+    .modify((builder) => {
+      if (query.startingAfter !== undefined) builder.where('id', '>', query.startingAfter);
+      if (query.externalReferenceId !== undefined) builder.where({ external_reference_id: query.externalReferenceId });
+      if (query.createdAfter !== undefined) builder.where('created_at', '>', query.createdAfter);
+      if (query.createdBefore !== undefined) builder.where('created_at', '<', query.createdBefore);
+    })
+    .orderBy('id')
+    .limit(query.limit + 1)) as CustomerRow[];
+  return { customers: rows.slice(0, query.limit).map(toRecord), hasMore: rows.length > query.limit };
+}
+
+/** The customer, locked until the transaction ends (an update reads it first, for its event's `previous`). */
+export async function lockCustomer(trx: Knex.Transaction, locationId: string, id: string): Promise<CustomerRecord | undefined> {
+  const row = (await trx('customers').select(COLUMNS).where({ location_id: locationId, id }).forUpdate().first()) as CustomerRow | undefined;
+  return row === undefined ? undefined : toRecord(row);
+}
+
+export async function updateCustomer(
+  trx: Knex.Transaction,
+  locationId: string,
+  id: string,
+  changes: Partial<Pick<CustomerRecord, 'externalReferenceId' | 'description'>>,
+): Promise<CustomerRecord> {
+  const [row] = (await trx('customers')
+    .where({ location_id: locationId, id })
+    .update({
+      ...(changes.externalReferenceId === undefined ? {} : { external_reference_id: changes.externalReferenceId }),
+      ...(changes.description === undefined ? {} : { description: changes.description }),
+      updated_at: trx.fn.now(),
+    })
+    .returning(COLUMNS)) as CustomerRow[];
+  return toRecord(row as CustomerRow);
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { int32 } from '../platform/validation/int32';
+import { pageQuery } from '../platform/validation/page-query';
 import { identifierText, safeText, uuidValue } from '../platform/validation/text.schemas';
 import type { CustomerRecord } from './customers.repository';
 
@@ -25,11 +26,22 @@ export const customerIdParamsSchema = z.object({
   id: uuidValue.meta({ description: 'The customer record.' }),
 });
 
-export const findCustomersQuerySchema = z.object({
-  externalReferenceId: identifierText({ min: 1, max: 255, description: "The customer's identifier in the caller's integration." }).meta({
-    example: 'crm-42',
-  }),
+export const listCustomersQuerySchema = z.object({
+  ...pageQuery('Customers', 'oldest first', '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9'),
+  externalReferenceId: identifierText({ min: 1, max: 255, description: "Only the customer with this identifier in the caller's integration (a location holds at most one)." })
+    .optional()
+    .meta({ example: 'crm-42' }),
 });
+
+/** Both fields optional: a field left out stays as it is, a field sent as `null` is cleared. */
+export const updateCustomerRequestSchema = z
+  .strictObject({
+    externalReferenceId: externalReferenceId.nullish(),
+    description: description.nullish(),
+  })
+  .meta({ id: 'UpdateCustomerRequest', example: { description: 'ada.lovelace@example.com' } });
+
+export type UpdateCustomerInput = z.output<typeof updateCustomerRequestSchema>;
 
 const CUSTOMER_EXAMPLE = { id: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9', externalReferenceId: 'crm-42', description: 'ada@example.com' };
 
@@ -43,12 +55,11 @@ export const customerResponseSchema = z
 
 export const customerListResponseSchema = z
   .strictObject({
-    results: int32(0, 1).meta({ description: 'Number of customers in `customers`: 0 or 1.' }),
-    customers: z.array(customerResponseSchema).max(1).meta({
-      description: 'The customer with that externalReferenceId, if the location has one: a location holds at most one per reference.',
-    }),
+    results: int32(0, 100).meta({ description: 'Number of customers in `customers`: the page\'s length.' }),
+    customers: z.array(customerResponseSchema).max(100).meta({ description: 'Oldest first.' }),
+    hasMore: z.boolean().meta({ description: 'Whether more customers follow: ask again with `startingAfter` the last id of this page.' }),
   })
-  .meta({ id: 'CustomerListResponse', example: { results: 1, customers: [CUSTOMER_EXAMPLE] } });
+  .meta({ id: 'CustomerListResponse', example: { results: 1, customers: [CUSTOMER_EXAMPLE], hasMore: false } });
 
 export type CustomerResponse = z.infer<typeof customerResponseSchema>;
 

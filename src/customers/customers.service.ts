@@ -1,10 +1,20 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { eventBindings } from '../events/event-log';
+import { eventBindings, recordChanges } from '../events/event-log';
+import { inTransaction } from '../platform/db/in-transaction';
 import type { WriteContext } from '../platform/http/request-context';
 import { DomainError } from '../platform/errors/domain-error';
-import { findCustomer, findCustomerByExternalReference, insertOrFindCustomer, type CustomerRecord } from './customers.repository';
-import { toCustomerResponse, type CreateCustomerInput } from './customers.schemas';
+import {
+  findCustomer,
+  findCustomerByExternalReference,
+  insertOrFindCustomer,
+  listCustomers,
+  lockCustomer,
+  updateCustomer,
+  type CustomerQuery,
+  type CustomerRecord,
+} from './customers.repository';
+import { toCustomerResponse, type CreateCustomerInput, type UpdateCustomerInput } from './customers.schemas';
 
 /**
  * Customer records. Each method acts on the `db` it is given: the pool, or the
@@ -41,8 +51,35 @@ export class CustomersService {
     return customer;
   }
 
-  /** The location's customer carrying the caller's own reference, if any. */
-  async findByExternalReference(db: Knex, locationId: string, externalReferenceId: string): Promise<CustomerRecord | undefined> {
-    return findCustomerByExternalReference(db, locationId, externalReferenceId);
+  async list(db: Knex, locationId: string, query: CustomerQuery): Promise<{ customers: CustomerRecord[]; hasMore: boolean }> {
+    return listCustomers(db, locationId, query);
+  }
+
+  /**
+   * Changes the fields given (`null` clears one), with a `customer.updated`
+   * event naming what they were; a change to nothing records nothing. A
+   * reference another customer of the location holds is a 409 naming it (the
+   * unique index also turns a racing one into a 409).
+   */
+  async update(write: WriteContext, id: string, input: UpdateCustomerInput): Promise<CustomerRecord> {
+    const { locationId } = write;
+    return inTransaction(write.db, async (trx) => {
+      const current = await lockCustomer(trx, locationId, id);
+      if (current === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
+      const changed = (['externalReferenceId', 'description'] as const).filter(
+        (field) => input[field] !== undefined && (input[field] ?? null) !== current[field],
+      );
+      if (changed.length === 0) return current;
+      const reference = input.externalReferenceId;
+      if (changed.includes('externalReferenceId') && reference !== null && reference !== undefined) {
+        const holder = await findCustomerByExternalReference(trx, locationId, reference);
+        if (holder !== undefined) throw new DomainError('EXTERNAL_REFERENCE_IN_USE', { fieldName: 'externalReferenceId' });
+      }
+      const changes = Object.fromEntries(changed.map((field) => [field, input[field] ?? null]));
+      const updated = await updateCustomer(trx, locationId, id, changes);
+      const previous = Object.fromEntries(changed.map((field) => [field, current[field]]));
+      await recordChanges(trx, write, [{ type: 'customer.updated', customerId: id, object: toCustomerResponse(updated), previous }]);
+      return updated;
+    });
   }
 }

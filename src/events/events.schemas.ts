@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { int32 } from '../platform/validation/int32';
+import { pageQuery } from '../platform/validation/page-query';
 import { uuidValue } from '../platform/validation/text.schemas';
 import type { EventRecord } from './events.repository';
 import { EVENT_TYPES } from './event-types';
@@ -13,32 +14,20 @@ const typeFilter = z
     message: `Must be an event type, or a resource's types as ${EVENT_RESOURCES.map((resource) => `${resource}.*`).join(', ')}.`,
   });
 
-const instant = z.iso.datetime({ offset: true }).meta({ description: 'An ISO 8601 instant, e.g. 2026-11-23T00:00:00Z.' });
-
 /** The page and filters both event lists take. */
-const pageQuery = {
-  limit: z.coerce
-    .number()
-    .pipe(int32(1, 100))
-    .default(10)
-    .meta({ description: 'Events per page, 1 to 100.', example: 10 }),
-  startingAfter: uuidValue.optional().meta({
-    description: 'The last event of the previous page (its `id`): this page is the events made before it, newest first.',
-    example: '019ab3c5-0a1b-7c2d-8e3f-405162738495',
-  }),
+const eventsQuery = {
+  ...pageQuery('Events', 'newest first', '019ab3c5-0a1b-7c2d-8e3f-405162738495'),
   type: typeFilter.optional().meta({
     description: 'One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`).',
     example: 'payment_intent.*',
   }),
-  createdAfter: instant.optional().meta({ description: 'Only events made after this instant.', example: '2026-11-01T00:00:00Z' }),
-  createdBefore: instant.optional().meta({ description: 'Only events made before this instant.', example: '2026-12-01T00:00:00Z' }),
 };
 
 export const listEventsQuerySchema = z.object({
-  ...pageQuery,
+  ...eventsQuery,
   customerId: uuidValue.optional().meta({ description: 'Only the events of this customer.', example: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9' }),
 });
-export const customerEventsQuerySchema = z.object(pageQuery);
+export const customerEventsQuerySchema = z.object(eventsQuery);
 
 export const eventParamsSchema = z.object({ id: uuidValue.meta({ description: 'The event.' }) });
 

@@ -84,6 +84,7 @@ type Step =
   | { op: 'createCustomer'; body: unknown }
   | { op: 'findCustomers'; reference: string }
   | { op: 'getCustomer'; customer: IdPick }
+  | { op: 'updateCustomer'; customer: IdPick; body: unknown }
   | { op: 'saveCard'; customer: IdPick; body: unknown }
   | { op: 'listCards'; customer: IdPick }
   | { op: 'deleteCard'; customer: IdPick; card: IdPick }
@@ -105,6 +106,7 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ op: fc.constant('createCustomer' as const), body: bodyArbitrary(validCustomer) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('findCustomers' as const), reference: fc.constantFrom('u1', 'u2', '', 'x'.repeat(300)) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('getCustomer' as const), customer: idPick }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('updateCustomer' as const), customer: idPick, body: bodyArbitrary(validCustomer) }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('saveCard' as const), customer: idPick, body: bodyArbitrary(validCard) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('listCards' as const), customer: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteCard' as const), customer: idPick, card: idPick }) },
@@ -177,6 +179,8 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
       return app.get('/v1/customers').query({ externalReferenceId: step.reference }).set(headers);
     case 'getCustomer':
       return app.get(`/v1/customers/${customer}`).set(headers);
+    case 'updateCustomer':
+      return json(app.patch(`/v1/customers/${customer}`).set(headers), step.body);
     case 'saveCard':
       return json(app.post(`/v1/customers/${customer}/payment-methods`).set(headers), step.body);
     case 'listCards':
@@ -256,6 +260,9 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
   const intents = diff(before.intents, after.intents, byId);
   return [
     ...customers.added.map((row) => event(row, 'customer.created')),
+    ...customers.kept
+      .filter(([was, is]) => was.external_reference_id !== is.external_reference_id || was.description !== is.description)
+      .map(([, row]) => event(row, 'customer.updated')),
     ...cards.added.map((row) => event(row, 'payment_method.attached')),
     ...cards.removed.map((row) => event(row, 'payment_method.detached')),
     ...cards.kept.filter(([was, is]) => was.exp_month !== is.exp_month || was.exp_year !== is.exp_year).map(([, row]) => event(row, 'payment_method.updated')),

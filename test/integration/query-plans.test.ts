@@ -39,6 +39,11 @@ beforeAll(async () => {
     select 'issuer-' || n % 2, 'client-' || n % 7, 'location-' || n % 20, 'key-' || n, md5(n::text), gen_random_uuid(), 'completed', 200, '{}', now() + interval '1 day'
       from generate_series(1, ${CUSTOMERS}) n`);
   await db.knex.raw(`insert into rate_limits (key, points, expire) select 'api:' || md5(n::text), 1, 0 from generate_series(1, ${CUSTOMERS}) n`);
+  // And the change log: ten events a customer, as a location's history would hold them.
+  await db.knex.raw(`
+    insert into events (location_id, id, type, customer_id, data)
+    select 'location-' || n % 20, gen_random_uuid(), 'customer.created', gen_random_uuid(), '{}'
+      from generate_series(1, ${CUSTOMERS * 10}) n`);
   await db.knex.raw('analyze');
   testApp = await startTestApp({ database: db });
   db.knex.on('query', (query: { sql: string; bindings?: unknown[] }) => {
@@ -59,7 +64,10 @@ async function callEveryOperation(): Promise<void> {
   await api.post('/v1/customers').set(as).send({ externalReferenceId: 'plans' }).expect(200);
   await api.post('/v1/customers').set({ ...as, [IDEMPOTENCY_KEY_HEADER]: 'plans-key' }).send({ externalReferenceId: 'plans' }).expect(200);
   await api.get('/v1/customers?externalReferenceId=ext-7').set(as).expect(200);
+  await api.get('/v1/customers?limit=5').set(as).expect(200);
+  await api.get(`/v1/customers?limit=5&startingAfter=${one.id}`).set(as).expect(200);
   await api.get(customerPath).set(as).expect(200);
+  await api.patch(customerPath).set(as).send({ description: 'plans' }).expect(200);
   const saved = await api.post(`${customerPath}/payment-methods`).set(as).send(cardInput()).expect(201);
   await api.get(`${customerPath}/payment-methods`).set(as).expect(200);
   await api.post(`${customerPath}/payment-methods/defaults`).set(as).send({ paymentMethodId: one.cardIds[2], contextName: 'kiosk' }).expect(200);
@@ -83,6 +91,9 @@ async function callEveryOperation(): Promise<void> {
     .set({ Authorization: `Bearer ${browserToken}`, [LOCATION_HEADER]: one.locationId, [SESSION_SECRET_HEADER]: intent.body.sessionSecret })
     .expect(200);
   await api.post(`/v1/payment-intents/${intent.body.id}/cancel`).set(as).expect(200);
+  // The change log those calls wrote, read back.
+  await api.get('/v1/events?limit=5').set(as).expect(200);
+  await api.get(`${customerPath}/events?limit=5`).set(as).expect(200);
 }
 
 interface PlanNode {

@@ -104,6 +104,11 @@ export const ERROR_CATALOG = {
     code: 3004,
     message: 'The customer already holds the most saved cards allowed. Remove one before saving another.',
   },
+  EXTERNAL_REFERENCE_IN_USE: {
+    status: 409,
+    code: 3006,
+    message: 'Another customer of this location holds this externalReferenceId.',
+  },
   WEBHOOK_ENDPOINT_DISABLED: {
     status: 409,
     code: 3005,

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { int32 } from './int32';
+import { uuidValue } from './text.schemas';
+
+const instant = z.iso.datetime({ offset: true });
+
+/**
+ * The query of a cursor-paged list, as every list of the API takes it:
+ * `limit` (1 to 100, default 10), `startingAfter` (the last id of the
+ * previous page), and when `dated`, `createdAfter` and `createdBefore`.
+ * `items` names what is listed, for the document; `order` says which way.
+ */
+export function pageQuery(items: string, order: 'oldest first' | 'newest first', example: string) {
+  return {
+    limit: z.coerce
+      .number()
+      .pipe(int32(1, 100))
+      .default(10)
+      .meta({ description: `${items} per page, 1 to 100.`, example: 10 }),
+    startingAfter: uuidValue.optional().meta({
+      description: `The last ${items.toLowerCase().replace(/s$/, '')} of the previous page (its \`id\`): this page continues after it, ${order}.`,
+      example,
+    }),
+    createdAfter: instant.optional().meta({ description: `Only ${items.toLowerCase()} made after this instant (ISO 8601).`, example: '2026-11-01T00:00:00Z' }),
+    createdBefore: instant.optional().meta({ description: `Only ${items.toLowerCase()} made before this instant (ISO 8601).`, example: '2026-12-01T00:00:00Z' }),
+  };
+}
