@@ -218,7 +218,7 @@ export interface paths {
         };
         /**
          * Get a customer's payment methods
-         * @description The cards saved to the customer record, oldest first. The browser side of a hosted checkout may call this with a token holding only `simplified-payments-integration:read` and the `Platform-Session-Secret` of a live payment intent for this customer; the server side uses `spi.customers:read`.
+         * @description The cards saved to the customer record, oldest first; with `expiringBefore=YYYY-MM`, only those whose expiry month is before it (whom to ask for a renewed card). The browser side of a hosted checkout may call this with a token holding only `simplified-payments-integration:read` and the `Platform-Session-Secret` of a live payment intent for this customer; the server side uses `spi.customers:read`.
          */
         get: operations["listCustomerPaymentMethods"];
         put?: never;
@@ -250,7 +250,11 @@ export interface paths {
         delete: operations["deleteCustomerPaymentMethod"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a saved card (the vault renewed it)
+         * @description Not in the spec. The card vault's update of a saved card: the create's shape, every part optional (a renewed card: new `expiry`, possibly new `lastFour` and `fingerprint`). The card keeps its id and every default bound to it. The brand cannot change (another brand is another card: save it); a `fingerprint` another card of the customer holds is a 409 (code 3007). A `payment_method.updated` event records the answered fields as they were.
+         */
+        patch: operations["updateCustomerPaymentMethod"];
         trace?: never;
     };
     "/v1/customers/{id}/payment-methods/defaults": {
@@ -1240,6 +1244,7 @@ export interface components {
              *     | 3004 | 409 | CARD_LIMIT_REACHED | The customer already holds the most saved cards allowed. Remove one before saving another. |
              *     | 3005 | 409 | WEBHOOK_ENDPOINT_DISABLED | The webhook endpoint is disabled: enable it (PATCH status ENABLED) before redelivering to it. |
              *     | 3006 | 409 | EXTERNAL_REFERENCE_IN_USE | Another customer of this location holds this externalReferenceId. |
+             *     | 3007 | 409 | FINGERPRINT_IN_USE | Another card of this customer holds this fingerprint. |
              *     | 4001 | 401 | AUTHENTICATION_REQUIRED | A bearer access token is required: Authorization: Bearer <token>. |
              *     | 4002 | 401 | INVALID_TOKEN | The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience). |
              *     | 4003 | 401 | INVALID_CLIENT_CREDENTIALS | The client id or client secret is wrong. |
@@ -1253,7 +1258,7 @@ export interface components {
              *     | 5004 | 503 | IDENTITY_PROVIDER_UNAVAILABLE | The identity provider's signing keys could not be fetched. Retry later. |
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are. */
@@ -1271,7 +1276,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1432,7 +1437,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -1448,7 +1453,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1937,6 +1942,33 @@ export interface components {
         UpdateCustomerRequest: {
             description?: string | null;
             externalReferenceId?: string | null;
+        };
+        /**
+         * @example {
+         *       "card": {
+         *         "lastFour": "4242",
+         *         "expiry": {
+         *           "month": "09",
+         *           "year": "2033"
+         *         }
+         *       },
+         *       "fingerprint": "fp_2c9a0b7e55d1f3e4"
+         *     }
+         */
+        UpdatePaymentMethodRequest: {
+            card?: {
+                expiry?: {
+                    month: string;
+                    year: string;
+                };
+                lastFour?: string;
+                /** @description The card's brand, as saved; another brand is refused. */
+                type?: string;
+            };
+            /** @description The vault's fingerprint of the renewed card number; another card of the customer holding it is a 409. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            fingerprint?: string;
+            /** @constant */
+            type?: "CARD";
         };
         /**
          * @example {
@@ -3409,7 +3441,10 @@ export interface operations {
     };
     listCustomerPaymentMethods: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the cards whose expiry month is before this month (YYYY-MM): those to ask the payor to renew. */
+                expiringBefore?: string;
+            };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
@@ -3987,6 +4022,248 @@ export interface operations {
                     /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+             */
+            503: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    updateCustomerPaymentMethod: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": string;
+            };
+            path: {
+                id: string;
+                paymentMethodId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentMethodRequest"];
+            };
+        };
+        responses: {
+            /** @description The card after the update. */
+            200: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodData"];
+                };
+            };
+            /**
+             * @description The request is malformed or has invalid fields; nothing was changed.
+             *
+             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
+             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
+             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+             */
+            400: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is not authenticated.
+             *
+             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+             */
+            401: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is authenticated but may not do this.
+             *
+             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+             */
+            403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The record does not exist for this location.
+             *
+             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+             *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+             *     - `2003` PAYMENT_METHOD_NOT_OWNED: The payment method does not belong to this customer.
+             */
+            404: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state.
+             *
+             *     - `3007` FINGERPRINT_IN_USE: Another card of this customer holds this fingerprint.
+             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+             */
+            409: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+             */
+            413: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is not JSON.
+             *
+             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+             */
+            415: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;

@@ -9,8 +9,10 @@ import {
   defaultPaymentMethodResponseSchema,
   paymentMethodDataSchema,
   paymentMethodParamsSchema,
+  listPaymentMethodsQuerySchema,
   setDefaultPaymentMethodRequestSchema,
   toPaymentMethodData,
+  updatePaymentMethodRequestSchema,
 } from './payment-methods.schemas';
 
 const operation = operationsOf<{ paymentMethods: PaymentMethodsService }>();
@@ -28,13 +30,14 @@ export const listCustomerPaymentMethods = operation({
   operationId: 'listCustomerPaymentMethods',
   tag,
   summary: "Get a customer's payment methods",
-  description: `The cards saved to the customer record, oldest first. ${BROWSER_READ_NOTE}`,
+  description: `The cards saved to the customer record, oldest first; with \`expiringBefore=YYYY-MM\`, only those whose expiry month is before it (whom to ask for a renewed card). ${BROWSER_READ_NOTE}`,
   access: customerRead,
   params: customerIdParamsSchema,
+  query: listPaymentMethodsQuerySchema,
   responses: { 200: { description: 'The saved payment methods.', schema: customerPaymentMethodsResponseSchema } },
   errors: ['CUSTOMER_NOT_FOUND'],
-  handle: async ({ db, location, params }, { paymentMethods }) => {
-    const cards = await paymentMethods.list(db, location, params.id);
+  handle: async ({ db, location, params, query }, { paymentMethods }) => {
+    const cards = await paymentMethods.list(db, location, params.id, query.expiringBefore);
     return { status: 200, body: { results: cards.length, paymentMethods: cards.map(toPaymentMethodData) } };
   },
 });
@@ -60,6 +63,25 @@ export const saveCustomerPaymentMethod = operation({
     const { paymentMethod, created } = await paymentMethods.save(write, params.id, body);
     return { status: created ? 201 : 200, body: toPaymentMethodData(paymentMethod) };
   },
+});
+
+export const updateCustomerPaymentMethod = operation({
+  method: 'patch',
+  path: '/v1/customers/{id}/payment-methods/{paymentMethodId}',
+  operationId: 'updateCustomerPaymentMethod',
+  tag,
+  summary: 'Update a saved card (the vault renewed it)',
+  description:
+    "Not in the spec. The card vault's update of a saved card: the create's shape, every part optional (a renewed card: new `expiry`, possibly new `lastFour` and `fingerprint`). The card keeps its id and every default bound to it. The brand cannot change (another brand is another card: save it); a `fingerprint` another card of the customer holds is a 409 (code 3007). A `payment_method.updated` event records the answered fields as they were.",
+  access: { scope: SCOPE.serverWrite },
+  params: paymentMethodParamsSchema,
+  body: { schema: updatePaymentMethodRequestSchema },
+  responses: { 200: { description: 'The card after the update.', schema: paymentMethodDataSchema } },
+  errors: ['CUSTOMER_NOT_FOUND', 'PAYMENT_METHOD_NOT_FOUND', 'PAYMENT_METHOD_NOT_OWNED', 'FINGERPRINT_IN_USE', 'CONFLICT'],
+  handle: async ({ write, params, body }, { paymentMethods }) => ({
+    status: 200,
+    body: toPaymentMethodData(await paymentMethods.update(write, params.id, params.paymentMethodId, body)),
+  }),
 });
 
 export const deleteCustomerPaymentMethod = operation({
@@ -136,6 +158,7 @@ export const deleteDefaultPaymentMethod = operation({
 export const paymentMethodsOperations = [
   listCustomerPaymentMethods,
   saveCustomerPaymentMethod,
+  updateCustomerPaymentMethod,
   deleteCustomerPaymentMethod,
   setDefaultPaymentMethod,
   getDefaultPaymentMethod,

@@ -172,3 +172,44 @@ export async function deletePaymentMethod(
     .returning([...COLUMNS])) as PaymentMethodRow[];
   return row === undefined ? undefined : toRecord(row);
 }
+
+/** The customer's card, locked until the transaction ends (an update reads it first, for its event's `previous`). */
+export async function lockPaymentMethod(
+  trx: Knex.Transaction,
+  locationId: string,
+  customerId: string,
+  id: string,
+): Promise<PaymentMethodRecord | undefined> {
+  const row = (await trx('payment_methods')
+    .select([...COLUMNS])
+    .where({ location_id: locationId, customer_id: customerId, id })
+    .forUpdate()
+    .first()) as PaymentMethodRow | undefined;
+  return row === undefined ? undefined : toRecord(row);
+}
+
+/** Another card of the customer holding this fingerprint, if any. */
+export async function cardWithFingerprint(
+  db: Knex | Knex.Transaction,
+  locationId: string,
+  customerId: string,
+  fingerprint: string,
+): Promise<string | undefined> {
+  const row = (await db('payment_methods').select('id').where({ location_id: locationId, customer_id: customerId, fingerprint }).first()) as
+    | { id: string }
+    | undefined;
+  return row?.id;
+}
+
+export async function updatePaymentMethod(
+  trx: Knex.Transaction,
+  card: Pick<PaymentMethodRecord, 'locationId' | 'customerId' | 'id'>,
+  changes: Partial<Pick<PaymentMethodRecord, 'lastFour' | 'expMonth' | 'expYear' | 'fingerprint'>>,
+): Promise<PaymentMethodRecord> {
+  const columns = { last_four: changes.lastFour, exp_month: changes.expMonth, exp_year: changes.expYear, fingerprint: changes.fingerprint };
+  const [row] = (await trx('payment_methods')
+    .where({ location_id: card.locationId, customer_id: card.customerId, id: card.id })
+    .update({ ...Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)), updated_at: trx.fn.now() })
+    .returning([...COLUMNS])) as PaymentMethodRow[];
+  return toRecord(row as PaymentMethodRow);
+}

@@ -78,6 +78,38 @@ export const setDefaultPaymentMethodRequestSchema = z
 
 export type SetDefaultPaymentMethodInput = z.output<typeof setDefaultPaymentMethodRequestSchema>;
 
+/**
+ * The vault's update of a saved card (a renewal): the create's shape, every
+ * part optional. The brand, if sent, must be the card's own.
+ */
+export const updatePaymentMethodRequestSchema = z
+  .strictObject({
+    type: z.literal('CARD').optional(),
+    card: z
+      .strictObject({
+        type: safeText({ min: 1, max: 50 }).optional().meta({ description: "The card's brand, as saved; another brand is refused." }),
+        lastFour: z.string().regex(/^\d{4}$/, { message: 'Must be four digits.' }).optional(),
+        expiry: expiry.optional(),
+      })
+      .optional(),
+    fingerprint: identifierText({
+      min: 1,
+      max: 255,
+      description: "The vault's fingerprint of the renewed card number; another card of the customer holding it is a 409.",
+    }).optional(),
+  })
+  .meta({ id: 'UpdatePaymentMethodRequest', example: { card: { lastFour: '4242', expiry: { month: '09', year: '2033' } }, fingerprint: 'fp_2c9a0b7e55d1f3e4' } });
+
+export type UpdatePaymentMethodInput = z.output<typeof updatePaymentMethodRequestSchema>;
+
+export const listPaymentMethodsQuerySchema = z.object({
+  expiringBefore: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'Must be a month as YYYY-MM.' })
+    .optional()
+    .meta({ description: 'Only the cards whose expiry month is before this month (YYYY-MM): those to ask the payor to renew.', example: '2027-01' }),
+});
+
 export const paymentMethodParamsSchema = z.object({ id: uuidValue, paymentMethodId: uuidValue });
 export const defaultPaymentMethodParamsSchema = z.object({ id: uuidValue, contextName });
 

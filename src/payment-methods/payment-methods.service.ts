@@ -13,15 +13,36 @@ import {
   type DefaultPaymentMethodRecord,
 } from './default-payment-methods.repository';
 import {
+  cardWithFingerprint,
   deletePaymentMethod,
   findPaymentMethodOwner,
   listCustomerPaymentMethods,
   lockCustomerForCards,
+  lockPaymentMethod,
+  updatePaymentMethod,
   upsertPaymentMethod,
   type PaymentMethodRecord,
   type SavedPaymentMethod,
 } from './payment-methods.repository';
-import { toPaymentMethodData, type CreatePaymentMethodInput, type SetDefaultPaymentMethodInput } from './payment-methods.schemas';
+import {
+  toPaymentMethodData,
+  type CreatePaymentMethodInput,
+  type SetDefaultPaymentMethodInput,
+  type UpdatePaymentMethodInput,
+} from './payment-methods.schemas';
+
+/** The answered fields of a card that an update changed, as they were (the spec's flat fields and `card`); undefined when none did. */
+function answeredChanges(was: PaymentMethodRecord, is: PaymentMethodRecord): object | undefined {
+  const expiryChanged = was.expMonth !== is.expMonth || was.expYear !== is.expYear;
+  const lastFourChanged = was.lastFour !== is.lastFour;
+  if (!expiryChanged && !lastFourChanged) return undefined;
+  const expiry = { month: was.expMonth, year: was.expYear };
+  return {
+    ...(lastFourChanged ? { lastFour: was.lastFour } : {}),
+    ...(expiryChanged ? expiry : {}),
+    card: { ...(lastFourChanged ? { lastFour: was.lastFour } : {}), ...(expiryChanged ? { expiry } : {}) },
+  };
+}
 
 /** The event of a default that a removal took away (the removal of its card, or of the default itself). */
 const defaultRemoved = (customerId: string, binding: DefaultPaymentMethodRecord): Change => ({
@@ -77,18 +98,57 @@ export class PaymentMethodsService {
   private changesOfSave({ paymentMethod, created, previousExpiry }: SavedPaymentMethod): Change[] {
     const object = toPaymentMethodData(paymentMethod);
     if (created) return [{ type: 'payment_method.attached', customerId: paymentMethod.customerId, object, previous: null }];
-    if (previousExpiry === null || (previousExpiry.expMonth === paymentMethod.expMonth && previousExpiry.expYear === paymentMethod.expYear)) {
-      return [];
-    }
-    const { expMonth: month, expYear: year } = previousExpiry;
-    const previous = { month, year, card: { expiry: { month, year } } };
-    return [{ type: 'payment_method.updated', customerId: paymentMethod.customerId, object, previous }];
+    const previous = previousExpiry === null ? undefined : answeredChanges({ ...paymentMethod, ...previousExpiry }, paymentMethod);
+    return previous === undefined ? [] : [{ type: 'payment_method.updated', customerId: paymentMethod.customerId, object, previous }];
   }
 
-  async list(db: Knex, locationId: string, customerId: string): Promise<PaymentMethodRecord[]> {
+  /**
+   * The customer's cards; with `expiringBefore` (YYYY-MM), only those whose
+   * expiry month is before it. A customer holds at most 50 cards, so the
+   * filter runs here, on the one prepared read.
+   */
+  async list(db: Knex, locationId: string, customerId: string, expiringBefore?: string): Promise<PaymentMethodRecord[]> {
     const cards = await listCustomerPaymentMethods(db, locationId, customerId);
     if (cards === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
-    return cards;
+    return expiringBefore === undefined ? cards : cards.filter((card) => `${card.expYear}-${card.expMonth}` < expiringBefore);
+  }
+
+  /**
+   * The vault's update of a saved card (a renewal): new expiry, possibly new
+   * last four and fingerprint, the same brand. The card keeps its id and every
+   * default bound to it. A `payment_method.updated` event records the answered
+   * fields as they were (a new fingerprint alone changes nothing answered, and
+   * records nothing).
+   */
+  async update(write: WriteContext, customerId: string, paymentMethodId: string, input: UpdatePaymentMethodInput): Promise<PaymentMethodRecord> {
+    const { locationId } = write;
+    return inTransaction(write.db, async (trx) => {
+      const current = await lockPaymentMethod(trx, locationId, customerId, paymentMethodId);
+      if (current === undefined) throw await this.whyCardIsMissing(trx, locationId, customerId, paymentMethodId);
+      const brand = input.card?.type?.toUpperCase();
+      if (brand !== undefined && brand !== current.cardBrand) {
+        throw new DomainError('VALIDATION_FAILED', {
+          fieldName: 'card.type',
+          message: `Must be the card's own brand (${current.cardBrand}): a card of another brand is another card; save it.`,
+        });
+      }
+      const { fingerprint } = input;
+      if (fingerprint !== undefined && fingerprint !== current.fingerprint) {
+        const holder = await cardWithFingerprint(trx, locationId, customerId, fingerprint);
+        if (holder !== undefined) throw new DomainError('FINGERPRINT_IN_USE', { fieldName: 'fingerprint' });
+      }
+      const updated = await updatePaymentMethod(trx, current, {
+        lastFour: input.card?.lastFour,
+        expMonth: input.card?.expiry?.month,
+        expYear: input.card?.expiry?.year,
+        fingerprint,
+      });
+      const previous = answeredChanges(current, updated);
+      if (previous !== undefined) {
+        await recordChanges(trx, write, [{ type: 'payment_method.updated', customerId, object: toPaymentMethodData(updated), previous }]);
+      }
+      return updated;
+    });
   }
 
   /** Removes a card and every default that pointed at it: one event for each default, then the card's. */

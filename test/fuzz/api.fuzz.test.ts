@@ -74,6 +74,10 @@ function bodyArbitrary(valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitra
 
 const validCustomer = fc.record({ externalReferenceId: fc.constantFrom('u1', 'u2', 'u3'), description: fc.string({ maxLength: 30 }) });
 const validCard = fc.record({ fingerprint: fc.constantFrom('fp-1', 'fp-2', 'fp-3') }).map((extra) => cardInput(extra));
+const validCardUpdate = fc.record({
+  card: fc.record({ lastFour: fc.constantFrom('4242', '1881'), expiry: fc.constantFrom({ month: '04', year: '2032' }, { month: '12', year: '2033' }) }),
+  fingerprint: fc.constantFrom('fp-1', 'fp-2', 'fp-9'),
+});
 const validIntent = fc.record({
   amount: fc.integer({ min: 1, max: 99_999_999 }),
   currency: fc.constantFrom('USD', 'CAD', 'EUR'),
@@ -88,6 +92,7 @@ type Step =
   | { op: 'saveCard'; customer: IdPick; body: unknown }
   | { op: 'listCards'; customer: IdPick }
   | { op: 'deleteCard'; customer: IdPick; card: IdPick }
+  | { op: 'updateCard'; customer: IdPick; card: IdPick; body: unknown }
   | { op: 'setDefault'; customer: IdPick; card: IdPick; context: string; mutate: boolean }
   | { op: 'getDefault'; customer: IdPick; context: string }
   | { op: 'deleteDefault'; customer: IdPick; context: string }
@@ -110,6 +115,7 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant('saveCard' as const), customer: idPick, body: bodyArbitrary(validCard) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('listCards' as const), customer: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteCard' as const), customer: idPick, card: idPick }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('updateCard' as const), customer: idPick, card: idPick, body: bodyArbitrary(validCardUpdate) }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('setDefault' as const), customer: idPick, card: idPick, context, mutate: mutateDefault }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('getDefault' as const), customer: idPick, context }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteDefault' as const), customer: idPick, context }) },
@@ -185,6 +191,8 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
       return json(app.post(`/v1/customers/${customer}/payment-methods`).set(headers), step.body);
     case 'listCards':
       return app.get(`/v1/customers/${customer}/payment-methods`).set(headers);
+    case 'updateCard':
+      return json(app.patch(`/v1/customers/${customer}/payment-methods/${pickId(step.card, known.cards)}`).set(headers), step.body);
     case 'deleteCard':
       return app.delete(`/v1/customers/${customer}/payment-methods/${pickId(step.card, known.cards)}`).set(headers);
     case 'setDefault': {
@@ -265,7 +273,9 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
       .map(([, row]) => event(row, 'customer.updated')),
     ...cards.added.map((row) => event(row, 'payment_method.attached')),
     ...cards.removed.map((row) => event(row, 'payment_method.detached')),
-    ...cards.kept.filter(([was, is]) => was.exp_month !== is.exp_month || was.exp_year !== is.exp_year).map(([, row]) => event(row, 'payment_method.updated')),
+    ...cards.kept
+      .filter(([was, is]) => was.exp_month !== is.exp_month || was.exp_year !== is.exp_year || was.last_four !== is.last_four)
+      .map(([, row]) => event(row, 'payment_method.updated')),
     ...defaults.added.map((row) => event(row, 'default_payment_method.set')),
     ...defaults.removed.map((row) => event(row, 'default_payment_method.removed')),
     ...defaults.kept.filter(([was, is]) => was.payment_method_id !== is.payment_method_id).map(([, row]) => event(row, 'default_payment_method.set')),

@@ -109,6 +109,11 @@ export const ERROR_CATALOG = {
     code: 3006,
     message: 'Another customer of this location holds this externalReferenceId.',
   },
+  FINGERPRINT_IN_USE: {
+    status: 409,
+    code: 3007,
+    message: 'Another card of this customer holds this fingerprint.',
+  },
   WEBHOOK_ENDPOINT_DISABLED: {
     status: 409,
     code: 3005,
