@@ -5,6 +5,7 @@ import {
   createCustomerRequestSchema,
   customerIdParamsSchema,
   customerListResponseSchema,
+  customerDeletedResponseSchema,
   customerResponseSchema,
   listCustomersQuerySchema,
   toCustomerResponse,
@@ -88,4 +89,22 @@ export const getCustomer = operation({
   }),
 });
 
-export const customersOperations = [createCustomer, listCustomers, getCustomer, updateCustomer];
+export const eraseCustomer = operation({
+  method: 'delete',
+  path: '/v1/customers/{id}',
+  operationId: 'eraseCustomer',
+  tag,
+  summary: 'Erase a customer (GDPR Article 17)',
+  description:
+    "Not in the spec. In one transaction: every saved card and default of the customer removed; every intent of the customer cut from it and stripped of its `email`, and those that can still move canceled; the personal fields (`externalReferenceId`, `description`, an intent's `email`) of its events nulled; stored Idempotency-Key answers naming it or its intents forgotten; then the record itself. Afterwards no row holds its reference, description or intents' e-mails. Records the events of each removal and one `customer.deleted` without personal data. A second erase is a 404; the id is never reused.",
+  access: { scope: SCOPE.customersWrite },
+  params: customerIdParamsSchema,
+  responses: { 200: { description: 'The customer is erased.', schema: customerDeletedResponseSchema } },
+  errors: ['CUSTOMER_NOT_FOUND', 'CONFLICT'],
+  handle: async ({ write, params }, { customers }) => {
+    await customers.erase(write, params.id);
+    return { status: 200, body: { id: params.id, deleted: true as const } };
+  },
+});
+
+export const customersOperations = [createCustomer, listCustomers, getCustomer, updateCustomer, eraseCustomer];

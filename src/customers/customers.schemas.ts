@@ -66,3 +66,10 @@ export type CustomerResponse = z.infer<typeof customerResponseSchema>;
 export function toCustomerResponse(customer: CustomerRecord): CustomerResponse {
   return { id: customer.id, externalReferenceId: customer.externalReferenceId, description: customer.description };
 }
+
+export const customerDeletedResponseSchema = z
+  .strictObject({
+    id: z.uuid().meta({ description: 'The erased customer.' }),
+    deleted: z.literal(true),
+  })
+  .meta({ id: 'CustomerDeletedResponse', example: { id: CUSTOMER_EXAMPLE.id, deleted: true } });

@@ -4,6 +4,7 @@ import { eventBindings, recordChanges } from '../events/event-log';
 import { inTransaction } from '../platform/db/in-transaction';
 import type { WriteContext } from '../platform/http/request-context';
 import { DomainError } from '../platform/errors/domain-error';
+import { eraseCustomer } from './customer-erasure';
 import {
   findCustomer,
   findCustomerByExternalReference,
@@ -49,6 +50,11 @@ export class CustomersService {
     const customer = await findCustomer(db, locationId, id);
     if (customer === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
     return customer;
+  }
+
+  /** Erases the customer and every trace of its personal data (customer-erasure.ts). */
+  async erase(write: WriteContext, id: string): Promise<void> {
+    await eraseCustomer(write, id);
   }
 
   async list(db: Knex, locationId: string, query: CustomerQuery): Promise<{ customers: CustomerRecord[]; hasMore: boolean }> {

@@ -17,7 +17,7 @@ const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
 const WHEN: Record<EventType, string> = {
   'customer.created': 'A customer was created (not when a create found one by its externalReferenceId).',
   'customer.updated': "A customer's fields changed; `previous` holds them as they were.",
-  'customer.deleted': 'A customer was erased; `object` is the customer as it was.',
+  'customer.deleted': "A customer was erased; `object` is its id, with its personal fields null (and those of its earlier events are nulled too). The removals of its cards, defaults and intents come first, each with its own event.",
   'payment_method.attached': 'A card was saved to a customer.',
   'payment_method.updated': 'A saved card changed (saved again with its fingerprint and another expiry); `previous` holds the expiry it had.',
   'payment_method.detached': 'A card was deleted; `object` is the card as it was. Each default it held is removed first, with its own event.',

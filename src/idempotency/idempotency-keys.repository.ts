@@ -99,3 +99,20 @@ export async function purgeExpiredIdempotencyKeys(db: Knex): Promise<number> {
   const purged = await db('idempotency_keys').where('expires_at', '<=', db.fn.now()).delete().returning('key');
   return purged.length;
 }
+
+/**
+ * For an erasure: forgets the stored answers of this location that name any
+ * of these ids (a customer's create, its intents'), which hold the personal
+ * data the erasure removes. A retry with one of those keys then runs anew.
+ */
+export async function forgetAnswersNaming(trx: Knex.Transaction, locationId: string, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const { rows } = (await trx.raw(
+    `delete from idempotency_keys
+      where location_id = ? and response_body is not null
+        and response_body::text like any (?::text[])
+     returning 1`,
+    [locationId, ids.map((id) => `%${id}%`)],
+  )) as { rows: unknown[] };
+  return rows.length;
+}

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
-import type { PaymentIntentStatus } from './payment-intent-status';
+import { statusesLeadingTo, type PaymentIntentStatus } from './payment-intent-status';
 
 export interface PaymentIntentRecord {
   locationId: string;
@@ -145,4 +145,32 @@ export async function updatePaymentIntentStatus(
     .update({ status: to, updated_at: db.fn.now() })
     .returning([...COLUMNS])) as PaymentIntentRow[];
   return row === undefined ? undefined : toRecord(row);
+}
+
+/**
+ * For an erasure: every intent of the customer loses its `email` and its
+ * link to the customer, and those that can still move to CANCELED are
+ * canceled. Answers each canceled intent with the status it left.
+ */
+export async function detachAndCancelIntentsOfCustomer(
+  trx: Knex.Transaction,
+  locationId: string,
+  customerId: string,
+): Promise<{ intentIds: string[]; canceled: Array<{ intent: PaymentIntentRecord; previousStatus: PaymentIntentStatus }> }> {
+  const movable = statusesLeadingTo('CANCELED');
+  const before = (await trx(TABLE).select('id', 'status').where({ location_id: locationId, customer_id: customerId }).forUpdate()) as Array<{
+    id: string;
+    status: PaymentIntentStatus;
+  }>;
+  if (before.length === 0) return { intentIds: [], canceled: [] };
+  const ids = before.map(({ id }) => id);
+  await trx(TABLE).where({ location_id: locationId }).whereIn('id', ids).update({ email: null, customer_id: null, updated_at: trx.fn.now() });
+  const rows = (await trx(TABLE)
+    .where({ location_id: locationId })
+    .whereIn('id', ids)
+    .whereIn('status', movable)
+    .update({ status: 'CANCELED', updated_at: trx.fn.now() })
+    .returning([...COLUMNS])) as PaymentIntentRow[];
+  const statusOf = new Map(before.map(({ id, status }) => [id, status]));
+  return { intentIds: ids, canceled: rows.map((row) => ({ intent: toRecord(row), previousStatus: statusOf.get(row.id) as PaymentIntentStatus })) };
 }

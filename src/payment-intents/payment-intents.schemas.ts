@@ -110,3 +110,9 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
     mandateId: intent.mandateId,
   };
 }
+
+/** An intent as its events carry it: as the API answers it, without its session secret (events are never secret). */
+export function toPaymentIntentEventObject(intent: PaymentIntentRecord): object {
+  const { sessionSecret: _secret, ...object } = toPaymentIntent(intent);
+  return object;
+}

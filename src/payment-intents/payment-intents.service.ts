@@ -13,13 +13,8 @@ import {
   updatePaymentIntentStatus,
   type PaymentIntentRecord,
 } from './payment-intents.repository';
-import { toPaymentIntent, type CreatePaymentIntentInput } from './payment-intents.schemas';
+import { toPaymentIntentEventObject, type CreatePaymentIntentInput } from './payment-intents.schemas';
 
-/** An intent as its events carry it: as the API answers it, without its session secret (events are never secret). */
-function eventObjectOf(intent: PaymentIntentRecord): object {
-  const { sessionSecret: _secret, ...object } = toPaymentIntent(intent);
-  return object;
-}
 import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from './session-secret';
 
 export interface PaymentIntentSettings {
@@ -64,7 +59,7 @@ export class PaymentIntentsService {
       });
       if (created === undefined) throw new DomainError('CUSTOMER_NOT_FOUND', { fieldName: 'customerId' });
       await recordChanges(trx, write, [
-        { type: 'payment_intent.created', customerId: created.customerId, object: eventObjectOf(created), previous: null },
+        { type: 'payment_intent.created', customerId: created.customerId, object: toPaymentIntentEventObject(created), previous: null },
       ]);
       return created;
     });
@@ -88,7 +83,7 @@ export class PaymentIntentsService {
         throw new DomainError('PAYMENT_INTENT_STATUS_CONFLICT', { message: `The payment intent is ${current.status} and cannot be canceled.` });
       }
       await recordChanges(trx, write, [
-        { type: 'payment_intent.canceled', customerId: canceled.customerId, object: eventObjectOf(canceled), previous: { status: current.status } },
+        { type: 'payment_intent.canceled', customerId: canceled.customerId, object: toPaymentIntentEventObject(canceled), previous: { status: current.status } },
       ]);
       return canceled;
     });

@@ -133,3 +133,12 @@ export async function deleteDefaultPaymentMethod(
     .returning(['payment_method_id', 'context_name'])) as DefaultRow[];
   return row === undefined ? undefined : toRecord(row);
 }
+
+/** Deletes every default of the customer, answering them. */
+export async function deleteDefaultsOfCustomer(trx: Knex.Transaction, locationId: string, customerId: string): Promise<DefaultPaymentMethodRecord[]> {
+  const rows = (await trx('default_payment_methods')
+    .where({ location_id: locationId, customer_id: customerId })
+    .delete()
+    .returning(['payment_method_id', 'context_name'])) as DefaultRow[];
+  return rows.map(toRecord);
+}

@@ -213,3 +213,12 @@ export async function updatePaymentMethod(
     .returning([...COLUMNS])) as PaymentMethodRow[];
   return toRecord(row as PaymentMethodRow);
 }
+
+/** Deletes every card of the customer (run after its defaults are gone), answering them as they were. */
+export async function deleteCardsOfCustomer(trx: Knex.Transaction, locationId: string, customerId: string): Promise<PaymentMethodRecord[]> {
+  const rows = (await trx('payment_methods')
+    .where({ location_id: locationId, customer_id: customerId })
+    .delete()
+    .returning([...COLUMNS])) as PaymentMethodRow[];
+  return rows.map(toRecord);
+}

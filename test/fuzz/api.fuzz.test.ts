@@ -89,6 +89,7 @@ type Step =
   | { op: 'findCustomers'; reference: string }
   | { op: 'getCustomer'; customer: IdPick }
   | { op: 'updateCustomer'; customer: IdPick; body: unknown }
+  | { op: 'eraseCustomer'; customer: IdPick }
   | { op: 'saveCard'; customer: IdPick; body: unknown }
   | { op: 'listCards'; customer: IdPick }
   | { op: 'deleteCard'; customer: IdPick; card: IdPick }
@@ -112,6 +113,7 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('findCustomers' as const), reference: fc.constantFrom('u1', 'u2', '', 'x'.repeat(300)) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('getCustomer' as const), customer: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('updateCustomer' as const), customer: idPick, body: bodyArbitrary(validCustomer) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('eraseCustomer' as const), customer: idPick }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('saveCard' as const), customer: idPick, body: bodyArbitrary(validCard) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('listCards' as const), customer: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteCard' as const), customer: idPick, card: idPick }) },
@@ -185,6 +187,8 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
       return app.get('/v1/customers').query({ externalReferenceId: step.reference }).set(headers);
     case 'getCustomer':
       return app.get(`/v1/customers/${customer}`).set(headers);
+    case 'eraseCustomer':
+      return app.delete(`/v1/customers/${customer}`).set(headers);
     case 'updateCustomer':
       return json(app.patch(`/v1/customers/${customer}`).set(headers), step.body);
     case 'saveCard':
@@ -268,6 +272,7 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
   const intents = diff(before.intents, after.intents, byId);
   return [
     ...customers.added.map((row) => event(row, 'customer.created')),
+    ...customers.removed.map((row) => event(row, 'customer.deleted')),
     ...customers.kept
       .filter(([was, is]) => was.external_reference_id !== is.external_reference_id || was.description !== is.description)
       .map(([, row]) => event(row, 'customer.updated')),
@@ -282,7 +287,8 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
     ...intents.added.map((row) => `${row.location_id as string} payment_intent.created ${(row.customer_id as string | null) ?? 'none'}`),
     ...intents.kept
       .filter(([was, is]) => was.status !== is.status)
-      .map(([, row]) => `${row.location_id as string} payment_intent.${(row.status as string).toLowerCase()} ${(row.customer_id as string | null) ?? 'none'}`),
+      // Whose it was: an erasure cuts the intents it cancels from the customer.
+      .map(([was, is]) => `${is.location_id as string} payment_intent.${(is.status as string).toLowerCase()} ${(was.customer_id as string | null) ?? 'none'}`),
   ].sort();
 }
 
@@ -332,6 +338,20 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
       );
       expect({ step: step.op, id, elsewhere: elsewhere.filter(Boolean) }).toEqual({ step: step.op, id, elsewhere: [] });
     }
+  }
+
+  // An erased customer's personal data is nowhere: no record, no intent linked to it, no personal field in its events, no stored answer naming it.
+  for (const gone of diff(before.customers, after.customers, (row) => `${row.location_id as string}/${row.id as string}`).removed) {
+    const id = gone.id as string;
+    const linked = await testApp.db.knex('payment_intents').where({ location_id: gone.location_id, customer_id: id }).first();
+    const answers = await testApp.db.knex('idempotency_keys').whereRaw('response_body::text like ?', [`%${id}%`]).first();
+    const events = (await testApp.db.knex('events').where({ location_id: gone.location_id, customer_id: id })) as Row[];
+    const personalFields = (type: string): string[] => (type.startsWith('customer.') ? ['externalReferenceId', 'description'] : type.startsWith('payment_intent.') ? ['email'] : []);
+    const personal = events.filter((event) => {
+      const { object, previous } = event.data as { object: Row; previous: Row | null };
+      return personalFields(event.type as string).some((field) => (object[field] ?? null) !== null || (previous?.[field] ?? null) !== null);
+    });
+    expect({ erased: id, linked, answers, personal }).toEqual({ erased: id, linked: undefined, answers: undefined, personal: [] });
   }
 
   // A default always points at a live card of that customer, in its location.

@@ -39,6 +39,10 @@ beforeAll(async () => {
     select 'issuer-' || n % 2, 'client-' || n % 7, 'location-' || n % 20, 'key-' || n, md5(n::text), gen_random_uuid(), 'completed', 200, '{}', now() + interval '1 day'
       from generate_series(1, ${CUSTOMERS}) n`);
   await db.knex.raw(`insert into rate_limits (key, points, expire) select 'api:' || md5(n::text), 1, 0 from generate_series(1, ${CUSTOMERS}) n`);
+  // References shared before the one-per-reference rule, as the migration recorded them.
+  await db.knex.raw(`
+    insert into customer_reference_duplicates (location_id, customer_id, external_reference_id, kept_by_customer_id)
+    select location_id, id, 'dup-' || id, id from customers`);
   // And the change log: ten events a customer, as a location's history would hold them.
   await db.knex.raw(`
     insert into events (location_id, id, type, customer_id, data)
@@ -94,6 +98,8 @@ async function callEveryOperation(): Promise<void> {
   // The change log those calls wrote, read back.
   await api.get('/v1/events?limit=5').set(as).expect(200);
   await api.get(`${customerPath}/events?limit=5`).set(as).expect(200);
+  // Last, as it removes what the calls above used: an erasure.
+  await api.delete(`/v1/customers/${other.id}`).set(as).expect(200);
 }
 
 interface PlanNode {

@@ -6,6 +6,7 @@ import * as idempotencyKeysByIssuer from '../../../migrations/20261124000000_ide
 import * as identifiersInNfc from '../../../migrations/20261124010000_identifiers_in_nfc';
 import * as oneCustomerPerReference from '../../../migrations/20261125000000_one_customer_per_reference';
 import * as eventsAndWebhooks from '../../../migrations/20261126000000_events_and_webhooks';
+import * as erasureLookups from '../../../migrations/20261127000000_erasure_lookups';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261124010000_identifiers_in_nfc', identifiersInNfc],
   ['20261125000000_one_customer_per_reference', oneCustomerPerReference],
   ['20261126000000_events_and_webhooks', eventsAndWebhooks],
+  ['20261127000000_erasure_lookups', erasureLookups],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
