@@ -18,8 +18,9 @@ import { lockCustomer } from './customers.repository';
  * that can still move are canceled), the personal fields of its events
  * nulled, the stored Idempotency-Key answers that name it or its intents
  * forgotten, any record of a reference it shared, and then the customer
- * itself. Each removal records its event, and one `customer.deleted` holds
- * no personal data. UUIDv7 ids are never reused, so the id stays free.
+ * itself, leaving its id alone in `erased_customers` (so that a list walk
+ * whose cursor it was goes on). Each removal records its event, and one
+ * `customer.deleted` holds no personal data. UUIDv7 ids are never reused.
  */
 export async function eraseCustomer(write: WriteContext, id: string): Promise<void> {
   const { locationId } = write;
@@ -32,6 +33,7 @@ export async function eraseCustomer(write: WriteContext, id: string): Promise<vo
     await forgetAnswersNaming(trx, locationId, [id, ...intentIds]);
     await trx('customer_reference_duplicates').where({ location_id: locationId }).andWhere((rows) => rows.where({ customer_id: id }).orWhere({ kept_by_customer_id: id })).delete();
     await trx('customers').where({ location_id: locationId, id }).delete();
+    await trx('erased_customers').insert({ location_id: locationId, id });
 
     const changes: Change[] = [
       ...defaults.map((binding): Change => ({ type: 'default_payment_method.removed', customerId: id, object: binding, previous: null })),

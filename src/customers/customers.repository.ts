@@ -154,3 +154,13 @@ export async function updateCustomer(
     .returning(COLUMNS)) as CustomerRow[];
   return toRecord(row as CustomerRow);
 }
+
+/** Whether `id` is, or was until erased, a customer of the location: a list cursor must be. */
+export async function isCustomerCursor(db: Knex, locationId: string, id: string): Promise<boolean> {
+  const { rows } = (await db.raw(
+    `select exists (select 1 from customers where location_id = ? and id = ?)
+         or exists (select 1 from erased_customers where location_id = ? and id = ?) as known`,
+    [locationId, id, locationId, id],
+  )) as { rows: Array<{ known: boolean }> };
+  return rows[0]?.known === true;
+}

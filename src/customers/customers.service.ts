@@ -9,6 +9,7 @@ import {
   findCustomer,
   findCustomerByExternalReference,
   insertOrFindCustomer,
+  isCustomerCursor,
   listCustomers,
   lockCustomer,
   updateCustomer,
@@ -57,7 +58,18 @@ export class CustomersService {
     await eraseCustomer(write, id);
   }
 
+  /**
+   * A page of the location's customers. The cursor must be a customer of the
+   * location, or one erased since: any other id (another location's, or none
+   * at all) is a 400, the same for both, so it tells nothing about other locations.
+   */
   async list(db: Knex, locationId: string, query: CustomerQuery): Promise<{ customers: CustomerRecord[]; hasMore: boolean }> {
+    if (query.startingAfter !== undefined && !(await isCustomerCursor(db, locationId, query.startingAfter))) {
+      throw new DomainError('VALIDATION_FAILED', {
+        fieldName: 'startingAfter',
+        message: 'Must be the id of a customer of this location: the last one of the previous page.',
+      });
+    }
     return listCustomers(db, locationId, query);
   }
 

@@ -90,6 +90,7 @@ type Step =
   | { op: 'getCustomer'; customer: IdPick }
   | { op: 'updateCustomer'; customer: IdPick; body: unknown }
   | { op: 'eraseCustomer'; customer: IdPick }
+  | { op: 'pageCustomers'; limit: number; customer: IdPick | null }
   | { op: 'saveCard'; customer: IdPick; body: unknown }
   | { op: 'listCards'; customer: IdPick }
   | { op: 'deleteCard'; customer: IdPick; card: IdPick }
@@ -114,6 +115,7 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('getCustomer' as const), customer: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('updateCustomer' as const), customer: idPick, body: bodyArbitrary(validCustomer) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('eraseCustomer' as const), customer: idPick }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('pageCustomers' as const), limit: fc.constantFrom(1, 2, 100, 0), customer: fc.option(idPick, { nil: null }) }) },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('saveCard' as const), customer: idPick, body: bodyArbitrary(validCard) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('listCards' as const), customer: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteCard' as const), customer: idPick, card: idPick }) },
@@ -187,6 +189,11 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
       return app.get('/v1/customers').query({ externalReferenceId: step.reference }).set(headers);
     case 'getCustomer':
       return app.get(`/v1/customers/${customer}`).set(headers);
+    case 'pageCustomers':
+      return app
+        .get('/v1/customers')
+        .query({ limit: step.limit, ...(customer === undefined ? {} : { startingAfter: customer }) })
+        .set(headers);
     case 'eraseCustomer':
       return app.delete(`/v1/customers/${customer}`).set(headers);
     case 'updateCustomer':

@@ -42,6 +42,15 @@ describe('GET /v1/customers, paged', () => {
     expect(await page(location, `startingAfter=${made[6]?.id}`)).toEqual({ results: 0, customers: [], hasMore: false });
   });
 
+  it('goes on from a cursor whose customer was erased since', async () => {
+    const location = newLocation();
+    const made: Customer[] = [];
+    for (let i = 0; i < 4; i += 1) made.push(await createCustomer(testApp, location));
+    const first = await page(location, 'limit=2');
+    await request(testApp.app).delete(`/v1/customers/${first.customers[1]?.id}`).set(testApp.as(location)).expect(200);
+    expect(await page(location, `limit=2&startingAfter=${first.customers[1]?.id}`)).toEqual({ results: 2, customers: made.slice(2), hasMore: false });
+  });
+
   it('never skips or repeats a customer that existed when a walk began, while others are created during it', async () => {
     const location = newLocation();
     const before: Customer[] = [];
@@ -62,10 +71,12 @@ describe('GET /v1/customers, paged', () => {
     expect((await page(location, 'createdAfter=2000-01-01T00:00:00Z')).results).toBe(2);
     expect((await page(location, `createdBefore=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`)).results).toBe(0);
 
-    const other = newLocation();
-    const theirs = await createCustomer(testApp, other);
-    const answer = await page(location, `startingAfter=${theirs.id}`);
-    expect(answer.customers.every(({ id }) => id !== theirs.id)).toBe(true);
+    // Another location's customer, and an id nobody holds: the same 400, telling nothing about the other location.
+    const theirs = await createCustomer(testApp, newLocation());
+    const foreign = await request(testApp.app).get(`/v1/customers?startingAfter=${theirs.id}`).set(testApp.as(location)).expect(400);
+    const unknown = await request(testApp.app).get('/v1/customers?startingAfter=019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9').set(testApp.as(location)).expect(400);
+    expect({ ...foreign.body, requestId: undefined }).toEqual({ ...unknown.body, requestId: undefined });
+    expect(foreign.body.fieldName).toBe('startingAfter');
     for (const [query, fieldName] of [
       ['limit=0', 'limit'],
       ['limit=101', 'limit'],

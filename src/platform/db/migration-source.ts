@@ -7,6 +7,7 @@ import * as identifiersInNfc from '../../../migrations/20261124010000_identifier
 import * as oneCustomerPerReference from '../../../migrations/20261125000000_one_customer_per_reference';
 import * as eventsAndWebhooks from '../../../migrations/20261126000000_events_and_webhooks';
 import * as erasureLookups from '../../../migrations/20261127000000_erasure_lookups';
+import * as erasedCustomers from '../../../migrations/20261127010000_erased_customers';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,6 +28,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261125000000_one_customer_per_reference', oneCustomerPerReference],
   ['20261126000000_events_and_webhooks', eventsAndWebhooks],
   ['20261127000000_erasure_lookups', erasureLookups],
+  ['20261127010000_erased_customers', erasedCustomers],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
