@@ -43,6 +43,8 @@ beforeAll(async () => {
   await db.knex.raw(`
     insert into customer_reference_duplicates (location_id, customer_id, external_reference_id, kept_by_customer_id)
     select location_id, id, 'dup-' || id, id from customers`);
+  // Customers erased before, whose ids alone are kept.
+  await db.knex.raw(`insert into erased_customers (location_id, id) select 'location-' || n % 20, gen_random_uuid() from generate_series(1, ${CUSTOMERS}) n`);
   // And the change log: ten events a customer, as a location's history would hold them.
   await db.knex.raw(`
     insert into events (location_id, id, type, customer_id, data)

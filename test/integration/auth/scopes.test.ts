@@ -101,6 +101,8 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
     operation.path,
   );
   const query = Object.fromEntries(Object.entries(operation.query?.shape ?? {}).map(([name, field]) => [name, exampleOf(field as z.ZodType)]));
+  // A customers cursor must be a customer of the location: the record's, not the example's.
+  if (operation.path === '/v1/customers' && 'startingAfter' in query) query.startingAfter = records.customerId;
   const example = operation.body === undefined ? undefined : exampleOf(operation.body.schema);
   const body =
     example === undefined
