@@ -88,7 +88,7 @@ describe('records of another location', () => {
     }
 
     const lookup = await request(testApp.app).get('/v1/customers?externalReferenceId=tenant-ref').set(testApp.as(stranger)).expect(200);
-    expect(lookup.body).toEqual({ results: 0, customers: [] });
+    expect(lookup.body).toEqual({ results: 0, customers: [], hasMore: false });
 
     // The owner still sees everything as it was.
     const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(owner)).expect(200);
