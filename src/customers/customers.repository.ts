@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { recordEventCtes } from '../events/event-log';
+import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 export interface CustomerRecord {
@@ -102,34 +103,21 @@ export async function findCustomerByExternalReference(
   return row === undefined ? undefined : toRecord(row);
 }
 
-export interface CustomerQuery {
-  limit: number;
-  startingAfter?: string;
+export interface CustomerQuery extends PageQuery {
   externalReferenceId?: string;
-  createdAfter?: string;
-  createdBefore?: string;
 }
 
 /**
- * A page of the location's customers, oldest first. Ids are UUIDv7, so id
- * order is creation order and the cursor is the last id seen: a walk never
- * skips or repeats a customer that existed when it began, whatever is
+ * A page of the location's customers, oldest first (cursor-page.ts): a walk
+ * never skips or repeats a customer that existed when it began, whatever is
  * created meanwhile (new ones sort after it). The primary key (location, id)
- * serves the order; one more row than the page tells whether more follow.
+ * serves the order.
  */
 export async function listCustomers(db: Knex, locationId: string, query: CustomerQuery): Promise<{ customers: CustomerRecord[]; hasMore: boolean }> {
-  const rows = (await db('customers')
-    .select(COLUMNS)
-    .where({ location_id: locationId })
-    .modify((builder) => {
-      if (query.startingAfter !== undefined) builder.where('id', '>', query.startingAfter);
-      if (query.externalReferenceId !== undefined) builder.where({ external_reference_id: query.externalReferenceId });
-      if (query.createdAfter !== undefined) builder.where('created_at', '>', query.createdAfter);
-      if (query.createdBefore !== undefined) builder.where('created_at', '<', query.createdBefore);
-    })
-    .orderBy('id')
-    .limit(query.limit + 1)) as CustomerRow[];
-  return { customers: rows.slice(0, query.limit).map(toRecord), hasMore: rows.length > query.limit };
+  const rows = db('customers').select(COLUMNS).where({ location_id: locationId });
+  if (query.externalReferenceId !== undefined) rows.where({ external_reference_id: query.externalReferenceId });
+  const page = await cursorPage<CustomerRow>(rows, query, 'asc');
+  return { customers: page.rows.map(toRecord), hasMore: page.hasMore };
 }
 
 /** The customer, locked until the transaction ends (an update reads it first, for its event's `previous`). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import type { EventType } from './event-types';
 
 export interface EventRecord {
@@ -41,37 +42,21 @@ export function toEventRecord(row: EventRow): EventRecord {
   };
 }
 
-export interface EventQuery {
-  limit: number;
-  startingAfter?: string;
+export interface EventQuery extends PageQuery {
   /** An exact type, or `resource.*`. */
   type?: string;
   customerId?: string;
-  createdAfter?: string;
-  createdBefore?: string;
 }
 
-/**
- * A page of the location's events, newest first: ids are UUIDv7, so their
- * order is the order events were made in, and the cursor is the last id
- * seen. One more row than the page is read to tell whether more follow.
- */
+/** A page of the location's events, newest first (cursor-page.ts). */
 export async function listEvents(db: Knex, locationId: string, query: EventQuery): Promise<{ events: EventRecord[]; hasMore: boolean }> {
-  const rows = (await db('events')
-    .select(COLUMNS)
-    .where({ location_id: locationId })
-    .modify((builder) => {
-      if (query.customerId !== undefined) builder.where({ customer_id: query.customerId });
-      if (query.startingAfter !== undefined) builder.where('id', '<', query.startingAfter);
-      // `_` is a LIKE wildcard: escaped, `payment_intent.*` means exactly that prefix.
-      if (query.type?.endsWith('.*')) builder.where('type', 'like', `${query.type.slice(0, -1).replaceAll('_', '\\_')}%`);
-      else if (query.type !== undefined) builder.where({ type: query.type });
-      if (query.createdAfter !== undefined) builder.where('created_at', '>', query.createdAfter);
-      if (query.createdBefore !== undefined) builder.where('created_at', '<', query.createdBefore);
-    })
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1)) as EventRow[];
-  return { events: rows.slice(0, query.limit).map(toEventRecord), hasMore: rows.length > query.limit };
+  const rows = db('events').select(COLUMNS).where({ location_id: locationId });
+  if (query.customerId !== undefined) rows.where({ customer_id: query.customerId });
+  // `_` is a LIKE wildcard: escaped, `payment_intent.*` means exactly that prefix.
+  if (query.type?.endsWith('.*')) rows.where('type', 'like', `${query.type.slice(0, -1).replaceAll('_', '\\_')}%`);
+  else if (query.type !== undefined) rows.where({ type: query.type });
+  const page = await cursorPage<EventRow>(rows, query, 'desc');
+  return { events: page.rows.map(toEventRecord), hasMore: page.hasMore };
 }
 
 export async function findEvent(db: Knex, locationId: string, id: string): Promise<EventRecord | undefined> {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventType } from '../events/event-types';
+import { cursorPage } from '../platform/db/cursor-page';
 
 export type EndpointStatus = 'ENABLED' | 'DISABLED';
 export type DisabledReason = 'MANUAL' | 'GONE' | 'FAILING';
@@ -154,14 +155,14 @@ export interface WebhookAttemptRecord {
   attemptedAt: Date;
 }
 
-/** An endpoint's attempts, newest first (UUIDv7 ids), one more than the page read to tell whether more follow. */
+/** An endpoint's attempts, newest first (cursor-page.ts). */
 export async function listAttempts(
   db: Knex,
   locationId: string,
   endpointId: string,
   query: { limit: number; startingAfter?: string; outcome?: 'SUCCEEDED' | 'FAILED' },
 ): Promise<{ attempts: WebhookAttemptRecord[]; hasMore: boolean }> {
-  const rows = (await db('webhook_delivery_attempts')
+  const rows = db('webhook_delivery_attempts')
     .select({
       id: 'id',
       deliveryId: 'delivery_id',
@@ -174,12 +175,8 @@ export async function listAttempts(
       error: 'error',
       attemptedAt: 'attempted_at',
     })
-    .where({ location_id: locationId, endpoint_id: endpointId })
-    .modify((builder) => {
-      if (query.startingAfter !== undefined) builder.where('id', '<', query.startingAfter);
-      if (query.outcome !== undefined) builder.where({ outcome: query.outcome });
-    })
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1)) as WebhookAttemptRecord[];
-  return { attempts: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+    .where({ location_id: locationId, endpoint_id: endpointId });
+  if (query.outcome !== undefined) rows.where({ outcome: query.outcome });
+  const page = await cursorPage<WebhookAttemptRecord>(rows, { limit: query.limit, startingAfter: query.startingAfter }, 'desc');
+  return { attempts: page.rows, hasMore: page.hasMore };
 }
