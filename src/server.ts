@@ -8,8 +8,9 @@ import { loadConfig, type Config } from './platform/config';
 import { databaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
 import { createHttpServer } from './platform/http/http-server';
-import { scheduleIdempotencyKeyPurge } from './idempotency/purge-schedule';
-import { scheduleEventPurge } from './events/event-purge-schedule';
+import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-keys.repository';
+import { purgeExpiredEvents } from './events/event-retention';
+import { schedulePurge } from './platform/lifecycle/purge-schedule';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { Readiness } from './platform/lifecycle/readiness';
@@ -70,8 +71,9 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxHeaderSize: config.HTTP_MAX_HEADER_SIZE,
   });
-  scheduleIdempotencyKeyPurge(knex, logger, IDEMPOTENCY_PURGE_INTERVAL_MS);
-  scheduleEventPurge(knex, logger, { retentionDays: config.EVENT_RETENTION_DAYS, intervalMs: EVENT_PURGE_INTERVAL_MS });
+  // Several replicas purging idempotency keys at once is harmless; expired events are purged by one at a time (event-retention.ts).
+  schedulePurge(logger, 'expired idempotency keys', IDEMPOTENCY_PURGE_INTERVAL_MS, () => purgeExpiredIdempotencyKeys(knex));
+  schedulePurge(logger, 'expired events', EVENT_PURGE_INTERVAL_MS, () => purgeExpiredEvents(knex, config.EVENT_RETENTION_DAYS));
   const dispatcher = config.WEBHOOK_DELIVERY
     ? new WebhookDispatcher(knex, logger, {
         retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE,

@@ -2,44 +2,38 @@ import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { toEventRecord, type EventRecord } from '../events/events.repository';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
-import type { EventType } from '../events/event-types';
-import { enabledEndpointsOf, toEndpointRecord, type WebhookEndpointRecord } from './webhook-endpoints.repository';
+import { toEndpointRecord, type WebhookEndpointRecord } from './webhook-endpoints.repository';
 
-/** Does the endpoint take this type? */
-export function subscribes(endpoint: Pick<WebhookEndpointRecord, 'enabledEvents'>, type: EventType): boolean {
-  return endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(type);
-}
+const FAN_OUT_EVENTS = preparedStatement(
+  'fan_out_webhook_events',
+  `with taken as (
+     delete from event_outbox
+      where (location_id, event_id) in (
+        select location_id, event_id from event_outbox order by created_at limit ? for update skip locked)
+     returning location_id, event_id
+   ),
+   delivered as (
+     insert into webhook_deliveries (location_id, id, endpoint_id, event_id, status)
+     select t.location_id, gen_random_uuid(), e.id, t.event_id, 'PENDING'
+       from taken t
+       join events ev on ev.location_id = t.location_id and ev.id = t.event_id
+       join webhook_endpoints e on e.location_id = t.location_id and e.status = 'ENABLED'
+                               and ('*' = any (e.enabled_events) or ev.type = any (e.enabled_events))
+   )
+   select count(*)::int as taken from taken`,
+);
 
 /**
- * Turns up to `batchSize` new events into deliveries, one per subscribed
- * enabled endpoint of the event's location, and takes them off the outbox,
- * in one transaction. `skip locked`: replicas fanning out at once take
- * disjoint batches, so no event is fanned out twice. Answers how many events it took.
+ * Turns up to `batchSize` new events into deliveries, one per enabled
+ * endpoint of the event's location subscribed to its type (`*` or the type
+ * itself), and takes them off the outbox, in one statement. `skip locked`:
+ * replicas fanning out at once take disjoint batches, so no event is fanned
+ * out twice; with nothing new, it is one cheap statement per poll. Answers
+ * how many events it took.
  */
 export async function fanOutEvents(db: Knex, batchSize: number): Promise<number> {
-  return db.transaction(async (trx) => {
-    const taken = (await trx('event_outbox')
-      .select('location_id', 'event_id')
-      .orderBy('created_at')
-      .limit(batchSize)
-      .forUpdate()
-      .skipLocked()) as Array<{ location_id: string; event_id: string }>;
-    if (taken.length === 0) return 0;
-    const events = (await trx('events')
-      .select('location_id', 'id', 'type')
-      .whereIn(['location_id', 'id'], taken.map((row) => [row.location_id, row.event_id]))) as Array<{ location_id: string; id: string; type: EventType }>;
-    const endpoints = await enabledEndpointsOf(trx, [...new Set(events.map((event) => event.location_id))]);
-    const deliveries = events.flatMap((event) =>
-      endpoints
-        .filter((endpoint) => endpoint.locationId === event.location_id && subscribes(endpoint, event.type))
-        .map((endpoint) => ({ location_id: event.location_id, id: uuidv7(), endpoint_id: endpoint.id, event_id: event.id, status: 'PENDING' })),
-    );
-    if (deliveries.length > 0) await trx('webhook_deliveries').insert(deliveries);
-    await trx('event_outbox')
-      .whereIn(['location_id', 'event_id'], taken.map((row) => [row.location_id, row.event_id]))
-      .delete();
-    return taken.length;
-  });
+  const [row] = await runPrepared<{ taken: number }>(db, FAN_OUT_EVENTS, [batchSize]);
+  return row?.taken ?? 0;
 }
 
 /** A delivery taken to be attempted: its event and endpoint as they are now. */
@@ -83,7 +77,7 @@ const CLAIM_DUE_DELIVERIES = preparedStatement(
    select l.location_id, l.id, l.attempts, row_to_json(ev) as event, row_to_json(ep) as endpoint
      from leased l
      join webhook_endpoints ep on ep.location_id = l.location_id and ep.id = l.endpoint_id
-     left join events ev on ev.location_id = l.location_id and ev.id = l.event_id`,
+     join events ev on ev.location_id = l.location_id and ev.id = l.event_id`,
 );
 
 interface ClaimRow {
@@ -91,7 +85,7 @@ interface ClaimRow {
   id: string;
   attempts: number;
   /** The rows as JSON: their timestamps are ISO strings. */
-  event: Record<string, unknown> | null;
+  event: Record<string, unknown>;
   endpoint: Record<string, unknown>;
 }
 
@@ -108,7 +102,8 @@ function withDates<Row>(json: Record<string, unknown>, columns: readonly string[
  * in one statement: their due time moves `leaseMs` ahead, so a replica that
  * dies mid-attempt leaves them to be retried once the lease runs out, and no
  * other replica takes them meanwhile (`skip locked` while choosing, the
- * lease after). A delivery whose event was purged under it is failed.
+ * lease after). A delivery never outlives its event (a foreign key purges it
+ * with the event).
  */
 export async function claimDueDeliveries(
   db: Knex,
@@ -122,21 +117,13 @@ export async function claimDueDeliveries(
     options.limit,
     options.leaseMs / 1000,
   ]);
-  const orphans = rows.filter((row) => row.event === null);
-  if (orphans.length > 0) {
-    await db('webhook_deliveries')
-      .whereIn(['location_id', 'id'], orphans.map((row) => [row.location_id, row.id]))
-      .update({ status: 'FAILED', updated_at: db.fn.now() });
-  }
-  return rows
-    .filter((row) => row.event !== null)
-    .map((row) => ({
-      locationId: row.location_id,
-      id: row.id,
-      attempt: row.attempts,
-      event: toEventRecord(withDates(row.event as Record<string, unknown>, ['created_at'])),
-      endpoint: toEndpointRecord(withDates(row.endpoint, ['created_at', 'previous_secret_expires_at', 'failing_since'])),
-    }));
+  return rows.map((row) => ({
+    locationId: row.location_id,
+    id: row.id,
+    attempt: row.attempts,
+    event: toEventRecord(withDates(row.event, ['created_at'])),
+    endpoint: toEndpointRecord(withDates(row.endpoint, ['created_at', 'previous_secret_expires_at', 'failing_since'])),
+  }));
 }
 
 export interface AttemptResult {
@@ -201,10 +188,4 @@ export async function insertDeliveries(db: Knex, locationId: string, eventId: st
   const rows = endpointIds.map((endpointId) => ({ location_id: locationId, id: uuidv7(), endpoint_id: endpointId, event_id: eventId, status: 'PENDING' }));
   if (rows.length > 0) await db('webhook_deliveries').insert(rows);
   return rows.map((row) => ({ id: row.id, endpointId: row.endpoint_id, eventId }));
-}
-
-/** Deliveries (and their attempts) older than `before`: kept as long as the events they carried. */
-export async function purgeDeliveriesBefore(db: Knex, before: Date): Promise<number> {
-  const { rows } = (await db.raw('delete from webhook_deliveries where created_at < ? returning 1', [before])) as { rows: unknown[] };
-  return rows.length;
 }

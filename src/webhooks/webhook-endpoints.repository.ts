@@ -95,24 +95,12 @@ export async function listEndpoints(db: Knex, locationId: string): Promise<Webho
   return rows.map(toEndpointRecord);
 }
 
-/** The enabled endpoints of these locations: the candidates for a batch of new events. */
-export async function enabledEndpointsOf(db: Knex, locationIds: readonly string[]): Promise<WebhookEndpointRecord[]> {
-  const rows = (await db('webhook_endpoints')
-    .select(ENDPOINT_COLUMNS)
-    .whereIn('location_id', [...locationIds])
-    .andWhere({ status: 'ENABLED' })) as EndpointRow[];
-  return rows.map(toEndpointRecord);
-}
-
 export interface EndpointChanges {
   url?: string;
   description?: string | null;
   enabledEvents?: Array<EventType | '*'>;
   status?: EndpointStatus;
   disabledReason?: DisabledReason | null;
-  secret?: string;
-  previousSecret?: string | null;
-  previousSecretExpiresAt?: Date | null;
   failingSince?: Date | null;
 }
 
@@ -124,15 +112,31 @@ export async function updateEndpoint(db: Knex, locationId: string, id: string, c
     enabled_events: changes.enabledEvents,
     status: changes.status,
     disabled_reason: changes.disabledReason,
-    secret: changes.secret,
-    previous_secret: changes.previousSecret,
-    previous_secret_expires_at: changes.previousSecretExpiresAt,
     failing_since: changes.failingSince,
   };
   const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
   const [row] = (await db('webhook_endpoints')
     .where({ location_id: locationId, id })
     .update({ ...set, updated_at: db.fn.now() })
+    .returning(ENDPOINT_COLUMNS)) as EndpointRow[];
+  return row === undefined ? undefined : toEndpointRecord(row);
+}
+
+/**
+ * A new secret, the current one kept as the previous until `previousExpiresAt`,
+ * in one statement: its right-hand sides read the row as it was, so two
+ * concurrent rotations never lose a secret a receiver may hold.
+ */
+export async function rotateEndpointSecret(
+  db: Knex,
+  locationId: string,
+  id: string,
+  secret: string,
+  previousExpiresAt: Date,
+): Promise<WebhookEndpointRecord | undefined> {
+  const [row] = (await db('webhook_endpoints')
+    .where({ location_id: locationId, id })
+    .update({ previous_secret: db.ref('secret'), secret, previous_secret_expires_at: previousExpiresAt, updated_at: db.fn.now() })
     .returning(ENDPOINT_COLUMNS)) as EndpointRow[];
   return row === undefined ? undefined : toEndpointRecord(row);
 }

@@ -1,14 +1,16 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
+import type { EventType } from '../events/event-types';
 import { findEvent } from '../events/events.repository';
 import { DomainError } from '../platform/errors/domain-error';
-import { insertDeliveries, subscribes } from './webhook-deliveries.repository';
+import { insertDeliveries } from './webhook-deliveries.repository';
 import {
   deleteEndpoint,
   findEndpoint,
   insertEndpoint,
   listAttempts,
   listEndpoints,
+  rotateEndpointSecret,
   updateEndpoint,
   type WebhookAttemptRecord,
   type WebhookEndpointRecord,
@@ -16,6 +18,11 @@ import {
 import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoints.schemas';
 import { newWebhookSecret } from './webhook-signature';
 import { endpointUrlProblem } from './webhook-target';
+
+/** Does the endpoint take this type? (The fan-out asks the same in SQL: webhook-deliveries.repository.ts.) */
+function subscribes(endpoint: WebhookEndpointRecord, type: EventType): boolean {
+  return endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(type);
+}
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 const PREVIOUS_SECRET_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -71,12 +78,7 @@ export class WebhookEndpointsService {
 
   /** A new secret; the current one keeps signing beside it for 24 hours, so receivers can switch without a gap. */
   async rotateSecret(db: Knex, locationId: string, id: string): Promise<WebhookEndpointRecord> {
-    const endpoint = await this.get(db, locationId, id);
-    const rotated = await updateEndpoint(db, locationId, id, {
-      secret: newWebhookSecret(),
-      previousSecret: endpoint.secret,
-      previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_LIFETIME_MS),
-    });
+    const rotated = await rotateEndpointSecret(db, locationId, id, newWebhookSecret(), new Date(Date.now() + PREVIOUS_SECRET_LIFETIME_MS));
     if (rotated === undefined) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND');
     return rotated;
   }

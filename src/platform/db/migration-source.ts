@@ -8,6 +8,7 @@ import * as oneCustomerPerReference from '../../../migrations/20261125000000_one
 import * as eventsAndWebhooks from '../../../migrations/20261126000000_events_and_webhooks';
 import * as erasureLookups from '../../../migrations/20261127000000_erasure_lookups';
 import * as erasedCustomers from '../../../migrations/20261127010000_erased_customers';
+import * as deliveriesFollowEvents from '../../../migrations/20261127020000_deliveries_follow_events';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,6 +30,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261126000000_events_and_webhooks', eventsAndWebhooks],
   ['20261127000000_erasure_lookups', erasureLookups],
   ['20261127010000_erased_customers', erasedCustomers],
+  ['20261127020000_deliveries_follow_events', deliveriesFollowEvents],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
