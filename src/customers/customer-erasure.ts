@@ -10,7 +10,7 @@ import { toPaymentMethodData } from '../payment-methods/payment-methods.schemas'
 import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import type { WriteContext } from '../platform/http/request-context';
-import { lockCustomer } from './customers.repository';
+import { deleteCustomerLeavingItsId, lockCustomer } from './customers.repository';
 
 /**
  * Erases a customer (GDPR Article 17), in one transaction: its defaults and
@@ -31,9 +31,7 @@ export async function eraseCustomer(write: WriteContext, id: string): Promise<vo
     const { intentIds, canceled } = await detachAndCancelIntentsOfCustomer(trx, locationId, id);
     await erasePersonalDataFromEvents(trx, locationId, id);
     await forgetAnswersNaming(trx, locationId, [id, ...intentIds]);
-    await trx('customer_reference_duplicates').where({ location_id: locationId }).andWhere((rows) => rows.where({ customer_id: id }).orWhere({ kept_by_customer_id: id })).delete();
-    await trx('customers').where({ location_id: locationId, id }).delete();
-    await trx('erased_customers').insert({ location_id: locationId, id });
+    await deleteCustomerLeavingItsId(trx, locationId, id);
 
     const changes: Change[] = [
       ...defaults.map((binding): Change => ({ type: 'default_payment_method.removed', customerId: id, object: binding, previous: null })),

@@ -143,12 +143,25 @@ export async function updateCustomer(
   return toRecord(row as CustomerRow);
 }
 
-/** Whether `id` is, or was until erased, a customer of the location: a list cursor must be. */
-export async function isCustomerCursor(db: Knex, locationId: string, id: string): Promise<boolean> {
+/** Whether `id` is, or was until erased, a customer of the location: a list cursor must be, and a history can be read. */
+export async function isOrWasCustomer(db: Knex, locationId: string, id: string): Promise<boolean> {
   const { rows } = (await db.raw(
     `select exists (select 1 from customers where location_id = ? and id = ?)
          or exists (select 1 from erased_customers where location_id = ? and id = ?) as known`,
     [locationId, id, locationId, id],
   )) as { rows: Array<{ known: boolean }> };
   return rows[0]?.known === true;
+}
+
+/**
+ * The last step of an erasure: the record of a reference it shared, and the
+ * customer itself, leaving only its id in `erased_customers` (customer-erasure.ts).
+ */
+export async function deleteCustomerLeavingItsId(trx: Knex.Transaction, locationId: string, id: string): Promise<void> {
+  await trx('customer_reference_duplicates')
+    .where({ location_id: locationId })
+    .andWhere((rows) => rows.where({ customer_id: id }).orWhere({ kept_by_customer_id: id }))
+    .delete();
+  await trx('customers').where({ location_id: locationId, id }).delete();
+  await trx('erased_customers').insert({ location_id: locationId, id });
 }

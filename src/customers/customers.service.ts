@@ -9,7 +9,7 @@ import {
   findCustomer,
   findCustomerByExternalReference,
   insertOrFindCustomer,
-  isCustomerCursor,
+  isOrWasCustomer,
   listCustomers,
   lockCustomer,
   updateCustomer,
@@ -64,7 +64,7 @@ export class CustomersService {
    * at all) is a 400, the same for both, so it tells nothing about other locations.
    */
   async list(db: Knex, locationId: string, query: CustomerQuery): Promise<{ customers: CustomerRecord[]; hasMore: boolean }> {
-    if (query.startingAfter !== undefined && !(await isCustomerCursor(db, locationId, query.startingAfter))) {
+    if (query.startingAfter !== undefined && !(await isOrWasCustomer(db, locationId, query.startingAfter))) {
       throw new DomainError('VALIDATION_FAILED', {
         fieldName: 'startingAfter',
         message: 'Must be the id of a customer of this location: the last one of the previous page.',

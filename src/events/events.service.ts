@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { customerExists } from '../customers/customers.repository';
+import { isOrWasCustomer } from '../customers/customers.repository';
 import { DomainError } from '../platform/errors/domain-error';
 import { findEvent, listEvents, type EventQuery, type EventRecord } from './events.repository';
 
@@ -16,15 +16,12 @@ export class EventsService {
   }
 
   /**
-   * One customer's events. A customer that does not exist and never had an
-   * event is a 404; one with events keeps its history readable.
+   * One customer's events: a customer of the location, or one erased since
+   * (its history stays readable, without its personal data); any other id is a 404.
    */
   async ofCustomer(db: Knex, locationId: string, customerId: string, query: Omit<EventQuery, 'customerId'>): Promise<{ events: EventRecord[]; hasMore: boolean }> {
     const page = await listEvents(db, locationId, { ...query, customerId });
-    if (page.events.length === 0 && !(await customerExists(db, locationId, customerId))) {
-      const anyEvent = await listEvents(db, locationId, { limit: 1, customerId });
-      if (anyEvent.events.length === 0) throw new DomainError('CUSTOMER_NOT_FOUND');
-    }
+    if (page.events.length === 0 && !(await isOrWasCustomer(db, locationId, customerId))) throw new DomainError('CUSTOMER_NOT_FOUND');
     return page;
   }
 }
