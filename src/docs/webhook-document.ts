@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiObject } from 'zod-openapi';
 import { customerResponseSchema } from '../customers/customers.schemas';
-import { EVENT_TYPES, type EventType } from '../events/event-types';
+import { EVENT_TYPES, resourceOf, type EventType } from '../events/event-types';
 import { eventSchema } from '../events/events.schemas';
 import { paymentIntentSchema } from '../payment-intents/payment-intents.schemas';
 import { defaultPaymentMethodResponseSchema, paymentMethodDataSchema } from '../payment-methods/payment-methods.schemas';
@@ -59,7 +59,7 @@ function componentName(type: EventType): string {
 export function webhookDefinitions(): NonNullable<ZodOpenApiObject['webhooks']> {
   return Object.fromEntries(
     EVENT_TYPES.map((type) => {
-      const object = OBJECT_SCHEMAS[type.slice(0, type.indexOf('.'))] as z.ZodType;
+      const object = OBJECT_SCHEMAS[resourceOf(type)] as z.ZodType;
       const body = eventSchema
         .extend({
           type: z.literal(type),

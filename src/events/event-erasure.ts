@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { resourceOf } from './event-types';
 
 /**
  * The personal fields an event may carry, by the resource it is about: a
@@ -27,7 +28,7 @@ export async function erasePersonalDataFromEvents(trx: Knex.Transaction, locatio
     data: { object: unknown; previous: unknown };
   }>;
   for (const event of events) {
-    const fields = PERSONAL_FIELDS[event.type.slice(0, event.type.indexOf('.'))];
+    const fields = PERSONAL_FIELDS[resourceOf(event.type)];
     if (fields === undefined) continue;
     const data = { object: scrubbed(event.data.object, fields), previous: scrubbed(event.data.previous, fields) };
     await trx('events').where({ location_id: locationId, id: event.id }).update({ data: JSON.stringify(data) });

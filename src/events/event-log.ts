@@ -14,6 +14,12 @@ export interface Change {
   previous: object | null;
 }
 
+/** An event row's columns, as both ways of recording one insert them. */
+const EVENT_COLUMNS = 'location_id, id, type, customer_id, request_id, idempotency_key, client_id, data';
+
+/** The outbox rows of the events a CTE inserted (returning location_id, id): what the webhook fan-out takes. */
+const outboxOf = (inserted: string) => `insert into event_outbox (location_id, event_id) select location_id, id from ${inserted}`;
+
 /**
  * The events and their outbox rows in one statement (one round trip, however
  * many changes): `jsonb_to_recordset` keeps its text constant, so it is
@@ -22,12 +28,12 @@ export interface Change {
 const INSERT_EVENTS = preparedStatement(
   'insert_events',
   `with inserted as (
-     insert into events (location_id, id, type, customer_id, request_id, idempotency_key, client_id, data)
+     insert into events (${EVENT_COLUMNS})
      select ?, e.id, e.type, e.customer_id, ?, ?, ?, e.data
        from jsonb_to_recordset(?::jsonb) as e(id uuid, type text, customer_id uuid, data jsonb)
      returning location_id, id
    )
-   insert into event_outbox (location_id, event_id) select location_id, id from inserted`,
+   ${outboxOf('inserted')}`,
 );
 
 /**
@@ -57,12 +63,12 @@ export async function recordChanges(trx: Knex.Transaction, context: Omit<WriteCo
  */
 export function recordEventCtes(source: string, parts: { customerId: string; data: string; where?: string }): string {
   return `recorded_event as (
-     insert into events (location_id, id, type, customer_id, request_id, idempotency_key, client_id, data)
+     insert into events (${EVENT_COLUMNS})
      select ${source}.location_id, ?::uuid, ?, ${parts.customerId}, ?, ?, ?, ${parts.data}
        from ${source} ${parts.where === undefined ? '' : `where ${parts.where}`}
      returning location_id, id
    ),
-   recorded_outbox as (insert into event_outbox (location_id, event_id) select location_id, id from recorded_event)`;
+   recorded_outbox as (${outboxOf('recorded_event')})`;
 }
 
 /** The bindings of recordEventCtes, in its order: a new event id, the type, the origin, and the data when it is bound as JSON. */

@@ -3,9 +3,9 @@ import { int32 } from '../platform/validation/int32';
 import { pageQuery } from '../platform/validation/page-query';
 import { uuidValue } from '../platform/validation/text.schemas';
 import type { EventRecord } from './events.repository';
-import { EVENT_TYPES } from './event-types';
+import { EVENT_TYPES, resourceOf } from './event-types';
 
-const EVENT_RESOURCES = [...new Set(EVENT_TYPES.map((type) => type.slice(0, type.indexOf('.'))))];
+const EVENT_RESOURCES = [...new Set(EVENT_TYPES.map(resourceOf))];
 
 /** `type`: one type exactly, or every type of a resource as `resource.*`. */
 const typeFilter = z
