@@ -9,7 +9,14 @@ export interface ReceivedWebhook {
 }
 
 /** How the receiver answers one request: a status, optionally after a delay. */
-export type Answer = { status: number; delayMs?: number; body?: string };
+export type Answer = {
+  status: number;
+  delayMs?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  /** A body that never ends: 16 kB chunks until the caller hangs up. */
+  endless?: boolean;
+};
 
 /**
  * An integrator's webhook receiver on 127.0.0.1: it keeps every request and
@@ -30,10 +37,18 @@ export class WebhookReceiver {
       request.on('end', () => {
         const received = { path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
         this.received.push(received);
-        const { status, delayMs = 0, body = `answered ${status}` } = this.answer(received);
+        const { status, delayMs = 0, body = `answered ${status}`, headers = {}, endless = false } = this.answer(received);
         setTimeout(() => {
           this.answered += 1;
-          if (!response.destroyed) response.writeHead(status, { 'Content-Type': 'text/plain' }).end(body);
+          if (response.destroyed) return;
+          response.writeHead(status, { 'Content-Type': 'text/plain', ...headers });
+          if (!endless) return void response.end(body);
+          const chunk = 'x'.repeat(16 * 1024);
+          const pour = (): void => {
+            while (!response.destroyed && response.write(chunk));
+            if (!response.destroyed) response.once('drain', pour);
+          };
+          pour();
         }, delayMs);
       });
     });

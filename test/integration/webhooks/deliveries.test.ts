@@ -231,18 +231,21 @@ describe('webhook deliveries', () => {
 
   it('read at most 64 kB of an answer, and never follow a redirect', async () => {
     const location = newLocation();
-    const chatty = await receiver();
-    chatty.answer = () => ({ status: 200, body: 'x'.repeat(2_000_000) });
+    // A 200 whose body never ends: read whole, the attempt would run into the timeout and fail.
+    const endless = await receiver();
+    endless.answer = () => ({ status: 200, endless: true });
+    const elsewhere = await receiver();
     const redirecting = await receiver();
-    redirecting.answer = () => ({ status: 302 });
-    const big = await endpoint(location, chatty.url());
+    redirecting.answer = () => ({ status: 307, headers: { Location: elsewhere.url('/moved') } });
+    const big = await endpoint(location, endless.url());
     const moved = await endpoint(location, redirecting.url());
-    startDispatcher({ retryScheduleSeconds: [] });
+    startDispatcher({ retryScheduleSeconds: [], timeoutMs: 5000 });
     await createCustomer(testApp, location);
     await eventually(async () => (await attemptsOf(location, big.id)).length === 1 && (await attemptsOf(location, moved.id)).length === 1);
     expect((await attemptsOf(location, big.id))[0]).toMatchObject({ outcome: 'SUCCEEDED', statusCode: 200 });
-    expect((await attemptsOf(location, moved.id))[0]).toMatchObject({ outcome: 'FAILED', statusCode: 302, error: 'answered 302' });
+    expect((await attemptsOf(location, moved.id))[0]).toMatchObject({ outcome: 'FAILED', statusCode: 307, error: 'answered 307' });
     expect(redirecting.received).toHaveLength(1);
+    expect(elsewhere.received).toHaveLength(0);
   });
 
   it('refuse private targets at delivery time where they are not allowed', async () => {
