@@ -27,7 +27,7 @@ export const customerIdParamsSchema = z.object({
 });
 
 export const listCustomersQuerySchema = z.object({
-  ...pageQuery('Customers', 'oldest first', '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9'),
+  ...pageQuery({ items: 'Customers', item: 'customer' }, 'oldest first', '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9'),
   externalReferenceId: identifierText({ min: 1, max: 255, description: "Only the customer with this identifier in the caller's integration (a location holds at most one)." })
     .optional()
     .meta({ example: 'crm-42' }),

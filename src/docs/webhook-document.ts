@@ -65,6 +65,7 @@ export function webhookDefinitions(): NonNullable<ZodOpenApiObject['webhooks']> 
           type: z.literal(type),
           data: z.strictObject({ object, previous: z.record(z.string(), z.unknown()).nullable() }),
         })
+        // The events API's example is a default_payment_method.set: not this type's, so it is not inherited.
         .meta({ id: componentName(type), example: undefined });
       return [
         type,

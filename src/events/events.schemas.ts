@@ -16,7 +16,7 @@ const typeFilter = z
 
 /** The page and filters both event lists take. */
 const eventsQuery = {
-  ...pageQuery('Events', 'newest first', '019ab3c5-0a1b-7c2d-8e3f-405162738495'),
+  ...pageQuery({ items: 'Events', item: 'event' }, 'newest first', '019ab3c5-0a1b-7c2d-8e3f-405162738495'),
   type: typeFilter.optional().meta({
     description: 'One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`).',
     example: 'payment_intent.*',

@@ -12,6 +12,8 @@ import {
   listEndpoints,
   rotateEndpointSecret,
   updateEndpoint,
+  type EndpointChanges,
+  type EndpointStatus,
   type WebhookAttemptRecord,
   type WebhookEndpointRecord,
 } from './webhook-endpoints.repository';
@@ -23,6 +25,12 @@ import { endpointUrlProblem } from './webhook-target';
 function subscribes(endpoint: WebhookEndpointRecord, type: EventType): boolean {
   return endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(type);
 }
+
+/** What a PATCH of `status` sets: enabling clears why it was disabled and its failure streak. */
+const STATUS_CHANGES = {
+  ENABLED: { status: 'ENABLED', disabledReason: null, failingSince: null },
+  DISABLED: { status: 'DISABLED', disabledReason: 'MANUAL' },
+} as const satisfies Record<EndpointStatus, EndpointChanges>;
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 const PREVIOUS_SECRET_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -56,12 +64,7 @@ export class WebhookEndpointsService {
   /** Enabling clears why it was disabled and its failure streak; its waiting deliveries resume. */
   async update(db: Knex, locationId: string, id: string, input: UpdateWebhookEndpointInput): Promise<WebhookEndpointRecord> {
     if (input.url !== undefined) this.checkUrl(input.url);
-    const statusChange =
-      input.status === 'ENABLED'
-        ? { status: 'ENABLED' as const, disabledReason: null, failingSince: null }
-        : input.status === 'DISABLED'
-          ? { status: 'DISABLED' as const, disabledReason: 'MANUAL' as const }
-          : {};
+    const statusChange = input.status === undefined ? {} : STATUS_CHANGES[input.status];
     const updated = await updateEndpoint(db, locationId, id, {
       url: input.url,
       enabledEvents: input.enabledEvents,

@@ -8,9 +8,10 @@ const instant = z.iso.datetime({ offset: true });
  * The query of a cursor-paged list, as every list of the API takes it:
  * `limit` (1 to 100, default 10), `startingAfter` (the last id of the
  * previous page), and when `dated`, `createdAfter` and `createdBefore`.
- * `items` names what is listed, for the document; `order` says which way.
+ * `items` and `item` name what is listed, for the document; `order` says which way.
  */
-export function pageQuery(items: string, order: 'oldest first' | 'newest first', example: string) {
+export function pageQuery(names: { items: string; item: string }, order: 'oldest first' | 'newest first', example: string) {
+  const { items, item } = names;
   return {
     limit: z.coerce
       .number()
@@ -18,7 +19,7 @@ export function pageQuery(items: string, order: 'oldest first' | 'newest first',
       .default(10)
       .meta({ description: `${items} per page, 1 to 100.`, example: 10 }),
     startingAfter: uuidValue.optional().meta({
-      description: `The last ${items.toLowerCase().replace(/s$/, '')} of the previous page (its \`id\`): this page continues after it, ${order}.`,
+      description: `The last ${item} of the previous page (its \`id\`): this page continues after it, ${order}.`,
       example,
     }),
     createdAfter: instant.optional().meta({ description: `Only ${items.toLowerCase()} made after this instant (ISO 8601).`, example: '2026-11-01T00:00:00Z' }),
