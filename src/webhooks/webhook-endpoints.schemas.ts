@@ -5,7 +5,7 @@ import { safeText, uuidValue } from '../platform/validation/text.schemas';
 import type { WebhookAttemptRecord, WebhookEndpointRecord } from './webhook-endpoints.repository';
 
 /** What an endpoint may subscribe to: event types, or `*` for every type (also those added later). */
-export const SUBSCRIBABLE = ['*', ...EVENT_TYPES] as const;
+const SUBSCRIBABLE = ['*', ...EVENT_TYPES] as const;
 const ENDPOINT_STATUSES = ['ENABLED', 'DISABLED'] as const;
 /** Why an endpoint is disabled: by a PATCH, by a 410 answer, or after failing every attempt for WEBHOOK_DISABLE_AFTER_DAYS. */
 const DISABLED_REASONS = ['MANUAL', 'GONE', 'FAILING'] as const;

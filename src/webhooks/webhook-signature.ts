@@ -12,7 +12,7 @@ export function newWebhookSecret(): string {
  * defines it: `v1,` and the base64 HMAC-SHA256, keyed with the secret's
  * decoded bytes, of `id.timestamp.body`.
  */
-export function signatureOf(secret: string, id: string, timestampSeconds: number, body: string): string {
+function signatureOf(secret: string, id: string, timestampSeconds: number, body: string): string {
   const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
   const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
   return `v1,${mac}`;

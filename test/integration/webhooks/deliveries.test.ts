@@ -259,4 +259,16 @@ describe('webhook deliveries', () => {
     expect((await attemptsOf(location, made.id))[0]).toMatchObject({ outcome: 'FAILED', statusCode: null, error: expect.stringMatching(/^refused/) });
     expect(local.received).toHaveLength(0);
   });
+
+  it('check the addresses a host name resolves to, at delivery time: a public-looking https URL naming a private host is refused', async () => {
+    const location = newLocation();
+    const local = await receiver();
+    // https and a name, not an address: only resolving `localhost` shows it is loopback. Nothing is ever connected to.
+    const made = await endpoint(location, `https://localhost:${local.portInUse}/hooks`);
+    startDispatcher({ allowPrivateTargets: false, retryScheduleSeconds: [] });
+    await createCustomer(testApp, location);
+    await eventually(async () => (await attemptsOf(location, made.id)).length === 1);
+    expect((await attemptsOf(location, made.id))[0]).toMatchObject({ outcome: 'FAILED', statusCode: null, error: 'refused: localhost resolves to a non-public address' });
+    expect(local.received).toHaveLength(0);
+  });
 });
