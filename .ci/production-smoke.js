@@ -39,6 +39,8 @@ async function main() {
         DATABASE_URL: databaseUrl,
         AUTH_SIGNING_KEY_FILE: keyFile,
         AUTH_CLIENTS: JSON.stringify(clients),
+        // The only payment processor there is today; production refuses it unless told.
+        ALLOW_SANDBOX_PROCESSOR: 'true',
         HOST: '127.0.0.1',
         PORT: '0',
         METRICS_PORT: '0',

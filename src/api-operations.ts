@@ -5,6 +5,7 @@ import type { EventsService } from './events/events.service';
 import { eventsOperations } from './events/events.operations';
 import type { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 import { webhookEndpointsOperations } from './webhooks/webhook-endpoints.operations';
+import type { CheckoutService } from './payment-intents/checkout.service';
 import type { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { paymentIntentsOperations } from './payment-intents/payment-intents.operations';
 import type { PaymentMethodsService } from './payment-methods/payment-methods.service';
@@ -15,6 +16,7 @@ export interface ApiServices {
   customers: CustomersService;
   paymentMethods: PaymentMethodsService;
   paymentIntents: PaymentIntentsService;
+  checkout: CheckoutService;
   events: EventsService;
   webhookEndpoints: WebhookEndpointsService;
 }

@@ -18,6 +18,9 @@ import { apiRateLimit, type RateLimitSettings } from './platform/rate-limit/api-
 import { closeConnectionsWhileDraining, Readiness } from './platform/lifecycle/readiness';
 import type { Metrics } from './platform/metrics/metrics';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
+import { CheckoutService } from './payment-intents/checkout.service';
+import type { PaymentProcessor } from './payment-processor/payment-processor';
+import { SandboxProcessor } from './payment-processor/sandbox-processor';
 import { CustomersService } from './customers/customers.service';
 import { EventsService } from './events/events.service';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
@@ -44,6 +47,8 @@ export interface AppDependencies {
   readiness?: Readiness;
   /** Request timing for /metrics; none when omitted. */
   metrics?: Metrics;
+  /** The payment processor confirms, captures and voids go to; the sandbox on `db`, answering at once, when omitted. */
+  processor?: PaymentProcessor;
 }
 
 export interface AppSettings {
@@ -64,7 +69,12 @@ export interface AppSettings {
   rateLimit: RateLimitSettings;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private hosts as webhook URLs; refused when omitted. */
   webhookAllowPrivateTargets?: boolean;
+  /** CAPTURE_WINDOW_SECONDS: an authorization is voided this long after it is made unless captured; Toast's 300 when omitted. */
+  captureWindowSeconds?: number;
 }
+
+/** Toast voids an authorization not applied within five minutes. */
+export const DEFAULT_CAPTURE_WINDOW_SECONDS = 300;
 
 /** Answers about customers and their cards are never to be kept by a browser or a shared cache. */
 const noStore: RequestHandler = (_request, response, next) => {
@@ -73,7 +83,15 @@ const noStore: RequestHandler = (_request, response, next) => {
 };
 
 /** Builds the service's Express app. It never listens: server.ts and the tests do. */
-export function createApp({ db, logger, auth, settings, readiness = new Readiness(), metrics }: AppDependencies): Express {
+export function createApp({
+  db,
+  logger,
+  auth,
+  settings,
+  readiness = new Readiness(),
+  metrics,
+  processor = new SandboxProcessor(db, { latencyMs: 0 }),
+}: AppDependencies): Express {
   const app = express();
   closeConnectionsWhileDraining(app, readiness);
   app.disable('x-powered-by');
@@ -90,13 +108,14 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
       currencies: settings.paymentCurrencies,
       sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
     }),
+    checkout: new CheckoutService(processor, logger, { captureWindowSeconds: settings.captureWindowSeconds ?? DEFAULT_CAPTURE_WINDOW_SECONDS }),
     events: new EventsService(),
     webhookEndpoints: new WebhookEndpointsService({ allowPrivateTargets: settings.webhookAllowPrivateTargets ?? false }),
   };
   const creates = new IdempotentCreates(db, settings.idempotency);
   const document = buildOpenApiDocument();
-  // The browser-side reads, which a page calls with a session secret.
-  const browserReadPaths = API_OPERATIONS.filter(({ access }) => access.sessionSecret !== undefined).map(({ path }) => expressRoute(path));
+  // The browser-side operations, which a page calls with a session secret.
+  const browserPaths = API_OPERATIONS.filter(({ access }) => access.sessionSecret !== undefined).map(({ path }) => expressRoute(path));
 
   // Every request, as one router layer (in-order.ts): id, access log, deadline,
   // timing, security headers, repeated-header check.
@@ -112,7 +131,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   );
 
   // Before authentication: a browser's preflight carries no token.
-  app.use(browserReadPaths, browserCors(settings.corsAllowedOrigins, [SESSION_SECRET_HEADER]));
+  app.use(browserPaths, browserCors(settings.corsAllowedOrigins, [SESSION_SECRET_HEADER]));
   // The API first, so that its requests (nearly all of them) do not walk the
   // routers below. Who is asking comes first (401), then for which location
   // (400), then whether the token may act there (403); each operation checks

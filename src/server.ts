@@ -12,6 +12,9 @@ import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-keys.repo
 import { purgeExpiredEvents } from './events/event-retention';
 import { schedulePurge } from './platform/lifecycle/purge-schedule';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { CheckoutService } from './payment-intents/checkout.service';
+import { checkoutSweeps } from './payment-intents/checkout-sweeps';
+import { SandboxProcessor } from './payment-processor/sandbox-processor';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { Readiness } from './platform/lifecycle/readiness';
 import { createLogger, type Logger } from './platform/logger';
@@ -46,12 +49,15 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   // makes it answer the primary's requests.
   if (cluster.isWorker) new AggregatorRegistry();
   const metrics = createMetrics(knex, cluster.isWorker ? globalRegistry : undefined);
+  // PAYMENT_PROCESSOR has one value for now: the sandbox.
+  const processor = new SandboxProcessor(knex, { latencyMs: config.SANDBOX_LATENCY_MS });
   const app = createApp({
     db: knex,
     logger,
     auth,
     readiness,
     metrics,
+    processor,
     settings: {
       paymentCurrencies: config.PAYMENT_CURRENCIES,
       sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
@@ -63,7 +69,11 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       idempotency: { ttlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS, lockTimeoutSeconds: config.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS },
       rateLimit: { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
       webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
     },
+  });
+  const sweeps = checkoutSweeps(knex, new CheckoutService(processor, logger, { captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS }), logger, {
+    processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
   });
   const server = createHttpServer(app, {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
@@ -94,7 +104,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     alsoClose: metricsServer ? [metricsServer] : [],
-    background: dispatcher ? [dispatcher] : [],
+    background: dispatcher ? [dispatcher, sweeps] : [sweeps],
   });
   metricsServer?.listen(config.METRICS_PORT, config.HOST);
   server.listen(config.PORT, config.HOST, () => {
@@ -102,6 +112,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     const { port } = server.address() as AddressInfo;
     logger.info({ port, host: config.HOST, database: kind, metricsPort: metricsServer ? config.METRICS_PORT : undefined }, 'listening');
     dispatcher?.start();
+    sweeps.start();
   });
 }
 

@@ -372,24 +372,40 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the location's payment intents
+         * @description Not in the spec. The location's intents, newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not an intent of this location is a 400. Filters combine: `customerId`, `status`, `externalReferenceId` (an order's intents), `createdAfter`, `createdBefore`.
+         */
+        get: operations["listPaymentIntents"];
         put?: never;
         /**
          * Create a payment intent
-         * @description Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its `sessionSecret` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); `currency` must be one of the configured currencies (default USD, CAD). A `customerId` must be a customer of this location.
+         * @description Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its `sessionSecret` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); `amount` is what will be charged, tip included (`amountDetails.tip` is the part of it that is tip, as Stripe has it). `currency` must be one of the configured currencies (default USD, CAD). A `customerId` must be a customer of this location.
          *
-         *     A payment intent is created in REQUIRES_PAYMENT_METHOD. In this service only create and cancel move an intent; the other moves belong to the payment processor and are listed so that every status read back is explainable.
+         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
          *
-         *     | Status | May move to |
-         *     |---|---|
-         *     | REQUIRES_PAYMENT_METHOD | REQUIRES_CONFIRMATION, PROCESSING, CANCELED |
-         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD, PROCESSING, CANCELED |
-         *     | PROCESSING | REQUIRES_PAYMENT_METHOD, REQUIRES_CAPTURE, SUCCEEDED, CANCELED |
-         *     | REQUIRES_CAPTURE | SUCCEEDED, CANCELED |
-         *     | SUCCEEDED | (final) |
-         *     | CANCELED | (final) |
+         *     | From | To | By | When |
+         *     |---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
+         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
+         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
+         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
+         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
+         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
          *
-         *     Cancel is allowed from every status that may move to CANCELED; from SUCCEEDED or CANCELED it answers 409 (code 3002) naming the current status.
+         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *
+         *     | Status | update | confirm | capture | cancel |
+         *     |---|---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
+         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
+         *     | PROCESSING | 409 | 409 | 409 | 409 |
+         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
+         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
+         *     | CANCELED | 409 | 409 | 409 | 409 |
          */
         post: operations["createPaymentIntent"];
         delete?: never;
@@ -411,7 +427,36 @@ export interface paths {
          */
         get: operations["getPaymentIntent"];
         put?: never;
-        post?: never;
+        /**
+         * Change a payment intent before it is paid
+         * @description Not in the spec; a POST, as Toast updates intents. Changes the fields sent (`null` clears `email` and `customerId`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (code 3002) naming it. `paymentMethodId` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), `null` detaches it. A tip larger than the amount is a 400. Records a `payment_intent.updated` event with the fields as they were; a change to nothing records none.
+         *
+         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
+         *
+         *     | From | To | By | When |
+         *     |---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
+         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
+         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
+         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
+         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
+         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
+         *
+         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *
+         *     | Status | update | confirm | capture | cancel |
+         *     |---|---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
+         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
+         *     | PROCESSING | 409 | 409 | 409 | 409 |
+         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
+         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
+         *     | CANCELED | 409 | 409 | 409 | 409 |
+         */
+        post: operations["updatePaymentIntent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -429,22 +474,128 @@ export interface paths {
         put?: never;
         /**
          * Cancel a payment intent
-         * @description Moves the intent to CANCELED; its session secret stops working at once.
+         * @description Moves the intent to CANCELED, with the optional `cancellationReason`; its session secret stops working at once. An authorized intent (REQUIRES_CAPTURE) is voided at the processor first (503 with Retry-After if it does not answer, nothing recorded). PROCESSING cannot be canceled: wait for the processor's answer.
          *
-         *     A payment intent is created in REQUIRES_PAYMENT_METHOD. In this service only create and cancel move an intent; the other moves belong to the payment processor and are listed so that every status read back is explainable.
+         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
          *
-         *     | Status | May move to |
-         *     |---|---|
-         *     | REQUIRES_PAYMENT_METHOD | REQUIRES_CONFIRMATION, PROCESSING, CANCELED |
-         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD, PROCESSING, CANCELED |
-         *     | PROCESSING | REQUIRES_PAYMENT_METHOD, REQUIRES_CAPTURE, SUCCEEDED, CANCELED |
-         *     | REQUIRES_CAPTURE | SUCCEEDED, CANCELED |
-         *     | SUCCEEDED | (final) |
-         *     | CANCELED | (final) |
+         *     | From | To | By | When |
+         *     |---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
+         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
+         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
+         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
+         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
+         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
          *
-         *     Cancel is allowed from every status that may move to CANCELED; from SUCCEEDED or CANCELED it answers 409 (code 3002) naming the current status.
+         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *
+         *     | Status | update | confirm | capture | cancel |
+         *     |---|---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
+         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
+         *     | PROCESSING | 409 | 409 | 409 | 409 |
+         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
+         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
+         *     | CANCELED | 409 | 409 | 409 | 409 |
          */
         post: operations["cancelPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{id}/capture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Capture an authorized payment intent
+         * @description Not in the spec. Captures `amountToCapture` (at most the authorized amount; all of it when left out) of a REQUIRES_CAPTURE intent: SUCCEEDED, with `latestPayment.amount` the amount captured. If the processor refuses the capture, the intent stays REQUIRES_CAPTURE with `lastPaymentError` (200; it is voided when its capture window ends). If the processor does not answer: 503 with Retry-After, nothing recorded. Two captures racing capture once.
+         *
+         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
+         *
+         *     | From | To | By | When |
+         *     |---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
+         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
+         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
+         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
+         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
+         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
+         *
+         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *
+         *     | Status | update | confirm | capture | cancel |
+         *     |---|---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
+         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
+         *     | PROCESSING | 409 | 409 | 409 | 409 |
+         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
+         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
+         *     | CANCELED | 409 | 409 | 409 | 409 |
+         */
+        post: operations["capturePaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a payment intent: pay it with a saved card
+         * @description Not in the spec. Pays the intent with `paymentMethodId`, a saved card of the intent's customer (404 otherwise), or the card attached by an update. The server side confirms with `simplified-payments-integration.server:write`; the browser side with `simplified-payments-integration:read` and the intent's own live `Platform-Session-Secret`.
+         *
+         *     The intent moves to PROCESSING (committed before the processor is asked), then on the processor's answer to REQUIRES_CAPTURE (MANUAL: capture within CAPTURE_WINDOW_SECONDS, 300 by default, or it is voided), SUCCEEDED (AUTOMATIC), or back to REQUIRES_PAYMENT_METHOD with `lastPaymentError` (`code`, `declineCode`, `message`) on a decline. The answer is 200 with the intent as it stands after that answer, a decline included; it is PROCESSING only if the processor did not answer (the service settles it later, asking again with the same idempotency key). A second confirm, or two racing, authorize once: the other answers 409 naming the status the first one reached. Repeat a confirm that timed out by reading the intent, not by confirming again.
+         *
+         *     The sandbox processor (PAYMENT_PROCESSOR=sandbox) decides by the card's last four digits: 0002 declined (card_declined, generic_decline), 9995 insufficient funds (card_declined, insufficient_funds), 0069 expired (expired_card), 0119 processing error (processing_error: retry with a confirm), 0259 approved but every capture fails (capture_failed); a card whose expiry has passed is declined as expired_card; every other card is approved.
+         *
+         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
+         *
+         *     | From | To | By | When |
+         *     |---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
+         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
+         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
+         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
+         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
+         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
+         *
+         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *
+         *     | Status | update | confirm | capture | cancel |
+         *     |---|---|---|---|---|
+         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
+         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
+         *     | PROCESSING | 409 | 409 | 409 | 409 |
+         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
+         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
+         *     | CANCELED | 409 | 409 | 409 | 409 |
+         */
+        post: operations["confirmPaymentIntent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -848,6 +999,24 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "cancellationReason": "REQUESTED_BY_CUSTOMER"
+         *     }
+         */
+        CancelPaymentIntentRequest: {
+            /** @enum {string} */
+            cancellationReason?: "DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED";
+        };
+        /**
+         * @example {
+         *       "amountToCapture": 1100
+         *     }
+         */
+        CapturePaymentIntentRequest: {
+            /** @description At most the authorized amount; the whole of it when left out. */
+            amountToCapture?: number;
+        };
         Card: {
             expiry: components["schemas"]["Expiry"];
             /** @description Last four digits of the card. */
@@ -863,6 +1032,18 @@ export interface components {
             grant_type: "client_credentials";
             /** @description Space-separated subset of the client's scopes; all of them when absent. */
             scope?: string;
+        };
+        /**
+         * @example {
+         *       "paymentMethodId": "019ab3c4-7a10-7b2c-8d3e-4f5a6b7c8d9e"
+         *     }
+         */
+        ConfirmPaymentIntentRequest: {
+            /**
+             * Format: uuid
+             * @description A saved card of the intent's customer. May be left out when one is attached already (REQUIRES_CONFIRMATION).
+             */
+            paymentMethodId?: string;
         };
         /**
          * @example {
@@ -891,7 +1072,7 @@ export interface components {
             /** @description Amount in minor units of the currency (cents for USD). */
             amount: number;
             amountDetails?: {
-                /** @description Tip in minor units of the currency. */
+                /** @description The part of `amount` that is tip, in minor units of the currency. */
                 tip: number;
             };
             /**
@@ -1275,9 +1456,10 @@ export interface components {
              *     | 5000 | 500 | INTERNAL_ERROR | Internal server error. |
              *     | 5003 | 503 | SERVICE_UNAVAILABLE | The service is temporarily unavailable. Retry later. |
              *     | 5004 | 503 | IDENTITY_PROVIDER_UNAVAILABLE | The identity provider's signing keys could not be fetched. Retry later. |
+             *     | 5005 | 503 | PAYMENT_PROCESSOR_UNAVAILABLE | The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives. |
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are. */
@@ -1295,7 +1477,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1456,7 +1638,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -1472,7 +1654,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1495,6 +1677,34 @@ export interface components {
             /** @constant */
             token_type: "Bearer";
         };
+        Payment: {
+            /** @description Authorized, then what was captured, in minor units. */
+            amount: number;
+            card: {
+                brand: string;
+                expiry: {
+                    month: string;
+                    year: string;
+                };
+                lastFour: string;
+            };
+            /** @description ISO 8601 UTC with milliseconds, ending in Z. */
+            createdAt: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description PENDING while the processor is asked; AUTHORIZED, then CAPTURED or VOIDED; FAILED when declined.
+             * @enum {string}
+             */
+            status: "PENDING" | "AUTHORIZED" | "CAPTURED" | "FAILED" | "VOIDED";
+        };
+        PaymentError: {
+            /** @description card_declined, expired_card, processing_error (retry), capture_failed, … */
+            code: string;
+            /** @description The issuer's reason for a card_declined: generic_decline, insufficient_funds, … */
+            declineCode: string | null;
+            message: string;
+        };
         /**
          * @example {
          *       "id": "019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
@@ -1514,16 +1724,21 @@ export interface components {
          *       "standingInstructionType": null,
          *       "offSession": false,
          *       "latestPayment": null,
-         *       "mandateId": null
+         *       "mandateId": null,
+         *       "paymentMethodId": null,
+         *       "lastPaymentError": null,
+         *       "cancellationReason": null
          *     }
          */
         PaymentIntent: {
             /** @description Amount in minor units of the currency (cents for USD). */
             amount: number;
             amountDetails: {
-                /** @description Tip in minor units of the currency. */
+                /** @description The part of `amount` that is tip, in minor units of the currency. */
                 tip: number;
             };
+            /** @description AUTOMATIC: voided by the service when the capture window ended. */
+            cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
             /** @enum {string} */
             captureMethod: "MANUAL" | "AUTOMATIC";
             /** @description ISO 8601 UTC with milliseconds, ending in Z. */
@@ -1534,14 +1749,18 @@ export interface components {
             externalReferenceId: string;
             /** Format: uuid */
             id: string;
-            /** @description No payment is made through this service yet: always null. */
-            latestPayment: null;
+            /** @description Why the latest payment failed; null once another confirm starts. */
+            lastPaymentError: components["schemas"]["PaymentError"] | null;
+            /** @description The latest confirm's payment; null before the first. */
+            latestPayment: components["schemas"]["Payment"] | null;
             mandateId: string | null;
             offSession: boolean;
             paymentMethodConfigurationDetails: {
                 /** Format: uuid */
                 id: string;
             } | null;
+            /** @description The saved card attached or paid with; cleared by a failed payment. */
+            paymentMethodId: string | null;
             /** @description Sent by the browser side as Platform-Session-Secret. */
             sessionSecret: string;
             standingInstructionType: ("INSTALLMENT" | "RECURRING" | "UNSCHEDULED") | null;
@@ -1607,9 +1826,11 @@ export interface components {
             /** @description Amount in minor units of the currency (cents for USD). */
             amount: number;
             amountDetails: {
-                /** @description Tip in minor units of the currency. */
+                /** @description The part of `amount` that is tip, in minor units of the currency. */
                 tip: number;
             };
+            /** @description AUTOMATIC: voided by the service when the capture window ended. */
+            cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
             /** @enum {string} */
             captureMethod: "MANUAL" | "AUTOMATIC";
             /** @description ISO 8601 UTC with milliseconds, ending in Z. */
@@ -1620,17 +1841,63 @@ export interface components {
             externalReferenceId: string;
             /** Format: uuid */
             id: string;
-            /** @description No payment is made through this service yet: always null. */
-            latestPayment: null;
+            /** @description Why the latest payment failed; null once another confirm starts. */
+            lastPaymentError: components["schemas"]["PaymentError"] | null;
+            /** @description The latest confirm's payment; null before the first. */
+            latestPayment: components["schemas"]["Payment"] | null;
             mandateId: string | null;
             offSession: boolean;
             paymentMethodConfigurationDetails: {
                 /** Format: uuid */
                 id: string;
             } | null;
+            /** @description The saved card attached or paid with; cleared by a failed payment. */
+            paymentMethodId: string | null;
             standingInstructionType: ("INSTALLMENT" | "RECURRING" | "UNSCHEDULED") | null;
             /** @enum {string} */
             status: "REQUIRES_PAYMENT_METHOD" | "REQUIRES_CONFIRMATION" | "PROCESSING" | "REQUIRES_CAPTURE" | "SUCCEEDED" | "CANCELED";
+        };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "paymentIntents": [
+         *         {
+         *           "id": "019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+         *           "externalReferenceId": "order-7",
+         *           "sessionSecret": "PI_019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f_SECRET_q3v9XbT2LmRw8sYpK4nZc1Hd",
+         *           "amount": 1250,
+         *           "currency": "USD",
+         *           "captureMethod": "MANUAL",
+         *           "status": "REQUIRES_PAYMENT_METHOD",
+         *           "creationDate": "2026-11-23T18:30:07.123Z",
+         *           "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *           "amountDetails": {
+         *             "tip": 150
+         *           },
+         *           "email": "ada@example.com",
+         *           "paymentMethodConfigurationDetails": null,
+         *           "standingInstructionType": null,
+         *           "offSession": false,
+         *           "latestPayment": null,
+         *           "mandateId": null,
+         *           "paymentMethodId": null,
+         *           "lastPaymentError": null,
+         *           "cancellationReason": null
+         *         }
+         *       ],
+         *       "hasMore": false
+         *     }
+         */
+        PaymentIntentList: {
+            /** @description Whether more intents follow: ask again with `startingAfter` the last id of this page. */
+            hasMore: boolean;
+            /** @description Newest first. */
+            paymentIntents: components["schemas"]["PaymentIntent"][];
+            /**
+             * Format: int32
+             * @description Number of intents in `paymentIntents`: the page's length.
+             */
+            results: number;
         };
         PaymentIntentPaymentFailedEvent: {
             /** @description The API client that made the change. */
@@ -1961,6 +2228,31 @@ export interface components {
         UpdateCustomerRequest: {
             description?: string | null;
             externalReferenceId?: string | null;
+        };
+        /**
+         * @example {
+         *       "amount": 1400,
+         *       "amountDetails": {
+         *         "tip": 300
+         *       },
+         *       "email": "ada@example.com"
+         *     }
+         */
+        UpdatePaymentIntentRequest: {
+            /** @description Amount in minor units of the currency (cents for USD). */
+            amount?: number;
+            amountDetails?: {
+                /** @description The part of `amount` that is tip, in minor units of the currency. */
+                tip: number;
+            };
+            /** @description A customer of this location; `null` clears it. Another customer detaches an attached card (back to REQUIRES_PAYMENT_METHOD) unless `paymentMethodId` names one of the new customer's. */
+            customerId?: string | null;
+            /** @description `null` clears it. */
+            email?: string | null;
+            /** @description The caller's reference, e.g. its order's id. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            externalReferenceId?: string;
+            /** @description A saved card of the intent's customer to pay with: the intent moves to REQUIRES_CONFIRMATION. `null` detaches it (back to REQUIRES_PAYMENT_METHOD). */
+            paymentMethodId?: string | null;
         };
         /**
          * @example {
@@ -5768,6 +6060,172 @@ export interface operations {
             };
         };
     };
+    listPaymentIntents: {
+        parameters: {
+            query?: {
+                /** @description Only payment intents made after this instant (ISO 8601). */
+                createdAfter?: string;
+                /** @description Only payment intents made before this instant (ISO 8601). */
+                createdBefore?: string;
+                /** @description Only this customer's intents. */
+                customerId?: string;
+                externalReferenceId?: string;
+                /** @description Payment intents per page, 1 to 100. */
+                limit?: number;
+                /** @description The last payment intent of the previous page (its `id`): this page continues after it, newest first. */
+                startingAfter?: string;
+                /** @description Only intents in this status. */
+                status?: "REQUIRES_PAYMENT_METHOD" | "REQUIRES_CONFIRMATION" | "PROCESSING" | "REQUIRES_CAPTURE" | "SUCCEEDED" | "CANCELED";
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payment intents. */
+            200: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntentList"];
+                };
+            };
+            /**
+             * @description The request is malformed or has invalid fields; nothing was changed.
+             *
+             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+             */
+            400: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is not authenticated.
+             *
+             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+             */
+            401: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is authenticated but may not do this.
+             *
+             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+             */
+            403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+             */
+            503: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     createPaymentIntent: {
         parameters: {
             query?: never;
@@ -6205,6 +6663,248 @@ export interface operations {
             };
         };
     };
+    updatePaymentIntent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": string;
+            };
+            path: {
+                /** @description Payment intent identifier. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePaymentIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The intent after the change. */
+            200: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /**
+             * @description The request is malformed or has invalid fields; nothing was changed.
+             *
+             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
+             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
+             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+             */
+            400: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is not authenticated.
+             *
+             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+             */
+            401: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is authenticated but may not do this.
+             *
+             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+             */
+            403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The record does not exist for this location.
+             *
+             *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
+             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+             *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+             */
+            404: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state.
+             *
+             *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
+             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+             */
+            409: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+             */
+            413: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is not JSON.
+             *
+             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+             */
+            415: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+             */
+            503: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
     cancelPaymentIntent: {
         parameters: {
             query?: never;
@@ -6218,7 +6918,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelPaymentIntentRequest"];
+            };
+        };
         responses: {
             /** @description The canceled intent. */
             200: {
@@ -6239,6 +6943,9 @@ export interface operations {
              * @description The request is malformed or has invalid fields; nothing was changed.
              *
              *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
+             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
              *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
              *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
              */
@@ -6328,6 +7035,530 @@ export interface operations {
                     /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
                     "RateLimit-Policy"?: string;
                     "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+             */
+            413: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is not JSON.
+             *
+             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+             */
+            415: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+             */
+            503: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    capturePaymentIntent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": string;
+            };
+            path: {
+                /** @description Payment intent identifier. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CapturePaymentIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The intent after the capture. */
+            200: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /**
+             * @description The request is malformed or has invalid fields; nothing was changed.
+             *
+             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
+             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
+             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+             */
+            400: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is not authenticated.
+             *
+             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+             */
+            401: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is authenticated but may not do this.
+             *
+             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+             */
+            403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The record does not exist for this location.
+             *
+             *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
+             */
+            404: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state.
+             *
+             *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
+             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+             */
+            409: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+             */
+            413: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is not JSON.
+             *
+             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+             */
+            415: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Too many requests.
+             *
+             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+             */
+            429: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description Internal server error. The body never carries internal detail; quote requestId to support.
+             *
+             *     - `5000` INTERNAL_ERROR: Internal server error.
+             */
+            500: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description A dependency is unavailable; retry with backoff.
+             *
+             *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
+             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+             */
+            503: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+        };
+    };
+    confirmPaymentIntent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": string;
+                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
+                "Platform-Session-Secret"?: string;
+            };
+            path: {
+                /** @description Payment intent identifier. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ConfirmPaymentIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The intent after the processor's answer (a decline included: see `lastPaymentError`). */
+            200: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            /**
+             * @description The request is malformed or has invalid fields; nothing was changed.
+             *
+             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
+             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
+             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+             */
+            400: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is not authenticated.
+             *
+             *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
+             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+             */
+            401: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The caller is authenticated but may not do this.
+             *
+             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+             */
+            403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The record does not exist for this location.
+             *
+             *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
+             *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+             */
+            404: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request conflicts with the current state.
+             *
+             *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
+             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+             */
+            409: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    "Retry-After"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is too large.
+             *
+             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+             */
+            413: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The request body is not JSON.
+             *
+             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+             */
+            415: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
                     /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
                     "X-Request-Id": string;
                     [name: string]: unknown;

@@ -1,21 +1,25 @@
-import { FINAL_STATUSES, PAYMENT_INTENT_STATUSES, PAYMENT_INTENT_TRANSITIONS } from './payment-intent-status';
+import { INTENT_OPERATIONS, PAYMENT_INTENT_MOVES, PAYMENT_INTENT_STATUSES, statusesAllowing } from './payment-intent-status';
 
 /** The currencies the committed document shows: the service's default list. */
 export const DOCUMENTED_CURRENCIES = ['USD', 'CAD'] as const;
 
-/** The status table of payment-intent-status.ts, as Markdown for the document. */
+/** The status table of payment-intent-status.ts, as Markdown for the document: every move, then which operation each status allows. */
 export function paymentIntentLifecycle(): string {
-  const rows = PAYMENT_INTENT_STATUSES.map((status) => {
-    const next = PAYMENT_INTENT_TRANSITIONS[status];
-    return `| ${status} | ${next.length === 0 ? '(final)' : next.join(', ')} |`;
-  });
+  const moves = PAYMENT_INTENT_MOVES.map((move) => `| ${move.from.join(', ')} | ${move.to} | ${move.by} | ${move.when} |`);
+  const allowed = PAYMENT_INTENT_STATUSES.map(
+    (status) => `| ${status} | ${INTENT_OPERATIONS.map((operation) => (statusesAllowing(operation).includes(status) ? 'yes' : '409')).join(' | ')} |`,
+  );
   return [
-    'A payment intent is created in REQUIRES_PAYMENT_METHOD. In this service only create and cancel move an intent; the other moves belong to the payment processor and are listed so that every status read back is explainable.',
+    'A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:',
     '',
-    '| Status | May move to |',
-    '|---|---|',
-    ...rows,
+    '| From | To | By | When |',
+    '|---|---|---|---|',
+    ...moves,
     '',
-    `Cancel is allowed from every status that may move to CANCELED; from ${FINAL_STATUSES.join(' or ')} it answers 409 (code 3002) naming the current status.`,
+    'An operation in a status that does not allow it answers 409 (code 3002) naming the status:',
+    '',
+    `| Status | ${INTENT_OPERATIONS.join(' | ')} |`,
+    `|---|${INTENT_OPERATIONS.map(() => '---|').join('')}`,
+    ...allowed,
   ].join('\n');
 }

@@ -1,8 +1,7 @@
 /**
- * A payment intent's statuses and the moves between them: the one table the
- * service and its OpenAPI document both read. In this service only create
- * (to REQUIRES_PAYMENT_METHOD) and cancel move an intent; the other moves are
- * the processor's, listed so that a status read back is always explainable.
+ * A payment intent's statuses and every move between them: the one table the
+ * service, its 409 answers, its OpenAPI document and the tests of every
+ * (status, operation) pair all read.
  */
 export const PAYMENT_INTENT_STATUSES = [
   'REQUIRES_PAYMENT_METHOD',
@@ -15,19 +14,52 @@ export const PAYMENT_INTENT_STATUSES = [
 
 export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
-export const PAYMENT_INTENT_TRANSITIONS: Readonly<Record<PaymentIntentStatus, readonly PaymentIntentStatus[]>> = {
-  REQUIRES_PAYMENT_METHOD: ['REQUIRES_CONFIRMATION', 'PROCESSING', 'CANCELED'],
-  REQUIRES_CONFIRMATION: ['REQUIRES_PAYMENT_METHOD', 'PROCESSING', 'CANCELED'],
-  PROCESSING: ['REQUIRES_PAYMENT_METHOD', 'REQUIRES_CAPTURE', 'SUCCEEDED', 'CANCELED'],
-  REQUIRES_CAPTURE: ['SUCCEEDED', 'CANCELED'],
-  SUCCEEDED: [],
-  CANCELED: [],
-};
+/** The operations that act on an existing intent, by the name the table gives them. */
+export const INTENT_OPERATIONS = ['update', 'confirm', 'capture', 'cancel'] as const;
+export type IntentOperation = (typeof INTENT_OPERATIONS)[number];
 
-/** The statuses from which `to` may be reached. */
-export function statusesLeadingTo(to: PaymentIntentStatus): PaymentIntentStatus[] {
-  return PAYMENT_INTENT_STATUSES.filter((from) => PAYMENT_INTENT_TRANSITIONS[from].includes(to));
+/** What makes a move: an operation of the API, or the service itself (the processor's answer, the capture window). */
+export type MoveCause = IntentOperation | 'processor' | 'capture window';
+
+export interface IntentMove {
+  by: MoveCause;
+  from: readonly PaymentIntentStatus[];
+  to: PaymentIntentStatus;
+  /** When the move is made, for the document. */
+  when: string;
+}
+
+const UNPAID = ['REQUIRES_PAYMENT_METHOD', 'REQUIRES_CONFIRMATION'] as const;
+
+export const PAYMENT_INTENT_MOVES: readonly IntentMove[] = [
+  { by: 'update', from: UNPAID, to: 'REQUIRES_CONFIRMATION', when: 'a `paymentMethodId` is attached' },
+  { by: 'update', from: ['REQUIRES_CONFIRMATION'], to: 'REQUIRES_PAYMENT_METHOD', when: 'the card is detached (`paymentMethodId: null`, or another `customerId`)' },
+  { by: 'confirm', from: UNPAID, to: 'PROCESSING', when: 'committed before the processor is asked' },
+  { by: 'processor', from: ['PROCESSING'], to: 'REQUIRES_CAPTURE', when: 'the card is approved and `captureMethod` is MANUAL' },
+  { by: 'processor', from: ['PROCESSING'], to: 'SUCCEEDED', when: 'the card is approved and `captureMethod` is AUTOMATIC' },
+  { by: 'processor', from: ['PROCESSING'], to: 'REQUIRES_PAYMENT_METHOD', when: 'the card is declined or the processor fails (`lastPaymentError` says why)' },
+  { by: 'capture', from: ['REQUIRES_CAPTURE'], to: 'SUCCEEDED', when: 'the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`)' },
+  { by: 'cancel', from: [...UNPAID, 'REQUIRES_CAPTURE'], to: 'CANCELED', when: 'an authorization is voided at the processor first' },
+  { by: 'capture window', from: ['REQUIRES_CAPTURE'], to: 'CANCELED', when: 'not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC' },
+];
+
+/** Every status an intent may move to from `from`, by any cause. */
+export function nextStatuses(from: PaymentIntentStatus): PaymentIntentStatus[] {
+  return [...new Set(PAYMENT_INTENT_MOVES.filter((move) => move.from.includes(from)).map((move) => move.to))];
+}
+
+/** The statuses in which an operation is allowed; in any other it answers 409 naming the status. */
+export function statusesAllowing(operation: IntentOperation): PaymentIntentStatus[] {
+  const from = new Set(PAYMENT_INTENT_MOVES.filter((move) => move.by === operation).flatMap((move) => move.from));
+  return PAYMENT_INTENT_STATUSES.filter((status) => from.has(status));
+}
+
+export function allows(operation: IntentOperation, status: PaymentIntentStatus): boolean {
+  return statusesAllowing(operation).includes(status);
 }
 
 /** A session secret is live only while its intent can still be paid. */
-export const FINAL_STATUSES: readonly PaymentIntentStatus[] = ['SUCCEEDED', 'CANCELED'];
+export const FINAL_STATUSES: readonly PaymentIntentStatus[] = PAYMENT_INTENT_STATUSES.filter((status) => nextStatuses(status).length === 0);
+
+/** Statuses an erasure cancels on its own: nothing is held at the processor in them (an authorization is left to capture or the capture window). */
+export const UNPAID_STATUSES: readonly PaymentIntentStatus[] = UNPAID;

@@ -1,6 +1,23 @@
 import type { Knex } from 'knex';
+import type { PaymentError } from '../payment-processor/payment-processor';
+import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
-import { statusesLeadingTo, type PaymentIntentStatus } from './payment-intent-status';
+import { UNPAID_STATUSES, type PaymentIntentStatus } from './payment-intent-status';
+
+export const CANCELLATION_REASONS = ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED', 'AUTOMATIC'] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+
+export const PAYMENT_STATUSES = ['PENDING', 'AUTHORIZED', 'CAPTURED', 'FAILED', 'VOIDED'] as const;
+
+/** The payment of a confirm, as the intent's `latestPayment` shows it (stored as shown). */
+export interface LatestPayment {
+  id: string;
+  status: (typeof PAYMENT_STATUSES)[number];
+  /** Authorized, then what was captured. */
+  amount: number;
+  createdAt: string;
+  card: { brand: string; lastFour: string; expiry: { month: string; year: string } };
+}
 
 export interface PaymentIntentRecord {
   locationId: string;
@@ -18,7 +35,19 @@ export interface PaymentIntentRecord {
   offSession: boolean;
   mandateId: string | null;
   sessionSecret: string;
+  /** The card attached (REQUIRES_CONFIRMATION) or paid with. */
+  paymentMethodId: string | null;
+  /** Confirms so far: the processor's idempotency keys are made of it. */
+  paymentAttempts: number;
+  latestPayment: LatestPayment | null;
+  lastPaymentError: PaymentError | null;
+  /** The processor's reference of the authorization. */
+  processorReference: string | null;
+  /** An authorization not captured by then is voided. */
+  captureBefore: Date | null;
+  cancellationReason: CancellationReason | null;
   createdAt: Date;
+  updatedAt: Date;
 }
 
 interface PaymentIntentRow {
@@ -37,7 +66,15 @@ interface PaymentIntentRow {
   off_session: boolean;
   mandate_id: string | null;
   session_secret: string;
+  payment_method_id: string | null;
+  payment_attempts: number;
+  latest_payment: LatestPayment | null;
+  last_payment_error: PaymentError | null;
+  processor_reference: string | null;
+  capture_before: Date | string | null;
+  cancellation_reason: CancellationReason | null;
   created_at: Date | string;
+  updated_at: Date | string;
 }
 
 const TABLE = 'payment_intents';
@@ -59,7 +96,15 @@ const COLUMNS = [
   'off_session',
   'mandate_id',
   'session_secret',
+  'payment_method_id',
+  'payment_attempts',
+  'latest_payment',
+  'last_payment_error',
+  'processor_reference',
+  'capture_before',
+  'cancellation_reason',
   'created_at',
+  'updated_at',
 ] as const satisfies ReadonlyArray<keyof PaymentIntentRow>;
 
 function toRecord(row: PaymentIntentRow): PaymentIntentRecord {
@@ -79,11 +124,61 @@ function toRecord(row: PaymentIntentRow): PaymentIntentRecord {
     offSession: row.off_session,
     mandateId: row.mandate_id,
     sessionSecret: row.session_secret,
+    paymentMethodId: row.payment_method_id,
+    paymentAttempts: row.payment_attempts,
+    latestPayment: row.latest_payment,
+    lastPaymentError: row.last_payment_error,
+    processorReference: row.processor_reference,
+    captureBefore: row.capture_before === null ? null : new Date(row.capture_before),
+    cancellationReason: row.cancellation_reason,
     createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
   };
 }
 
-export type NewPaymentIntent = Omit<PaymentIntentRecord, 'createdAt'>;
+/** What a create writes: the lifecycle's fields start empty. */
+export type NewPaymentIntent = Omit<
+  PaymentIntentRecord,
+  | 'createdAt'
+  | 'updatedAt'
+  | 'paymentMethodId'
+  | 'paymentAttempts'
+  | 'latestPayment'
+  | 'lastPaymentError'
+  | 'processorReference'
+  | 'captureBefore'
+  | 'cancellationReason'
+>;
+
+/** The fields a move or an update may change, and their columns. */
+const CHANGEABLE = {
+  status: 'status',
+  amount: 'amount',
+  tip: 'tip',
+  email: 'email',
+  customerId: 'customer_id',
+  externalReferenceId: 'external_reference_id',
+  paymentMethodId: 'payment_method_id',
+  paymentAttempts: 'payment_attempts',
+  latestPayment: 'latest_payment',
+  lastPaymentError: 'last_payment_error',
+  processorReference: 'processor_reference',
+  captureBefore: 'capture_before',
+  cancellationReason: 'cancellation_reason',
+} as const satisfies Partial<Record<keyof PaymentIntentRecord, keyof PaymentIntentRow>>;
+
+export type IntentChanges = Partial<Pick<PaymentIntentRecord, keyof typeof CHANGEABLE>>;
+
+const JSON_FIELDS: ReadonlySet<string> = new Set(['latestPayment', 'lastPaymentError']);
+
+function columnsOf(changes: IntentChanges): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(changes).map(([field, value]) => [
+      CHANGEABLE[field as keyof typeof CHANGEABLE],
+      JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value,
+    ]),
+  );
+}
 
 /** Inserts the intent unless it names a customer this location does not have (then undefined). */
 export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: NewPaymentIntent): Promise<PaymentIntentRecord | undefined> {
@@ -131,33 +226,77 @@ export async function lockPaymentIntent(trx: Knex.Transaction, locationId: strin
   return row === undefined ? undefined : toRecord(row);
 }
 
-/** Moves the intent to `to` if its status is one of `from`; undefined when it is not (or does not exist). */
-export async function updatePaymentIntentStatus(
+/**
+ * Changes the intent if its status is one of `from` (and, given `attempt`,
+ * it is still at that confirm attempt): the guard that makes each move happen
+ * once however many requests or sweeps race for it. Undefined when it does not hold.
+ */
+export async function changePaymentIntent(
   db: Knex | Knex.Transaction,
-  locationId: string,
-  id: string,
-  from: readonly PaymentIntentStatus[],
-  to: PaymentIntentStatus,
+  key: { locationId: string; id: string },
+  guard: { from: readonly PaymentIntentStatus[]; attempt?: number },
+  changes: IntentChanges,
 ): Promise<PaymentIntentRecord | undefined> {
   const [row] = (await db(TABLE)
-    .where({ location_id: locationId, id })
-    .whereIn('status', from)
-    .update({ status: to, updated_at: db.fn.now() })
+    .where({ location_id: key.locationId, id: key.id })
+    .whereIn('status', guard.from)
+    .modify((query) => {
+      if (guard.attempt !== undefined) query.where('payment_attempts', guard.attempt);
+    })
+    .update({ ...columnsOf(changes), updated_at: db.fn.now() })
     .returning([...COLUMNS])) as PaymentIntentRow[];
   return row === undefined ? undefined : toRecord(row);
 }
 
+/** Authorizations whose capture window has ended, across locations (the sweep's), oldest first. */
+export async function dueAuthorizations(db: Knex, limit: number): Promise<PaymentIntentRecord[]> {
+  const rows = (await db(TABLE)
+    .select([...COLUMNS])
+    .where('status', 'REQUIRES_CAPTURE')
+    .where('capture_before', '<=', db.fn.now())
+    .orderBy('capture_before')
+    .limit(limit)) as PaymentIntentRow[];
+  return rows.map(toRecord);
+}
+
+/** Intents PROCESSING for longer than `olderThanSeconds`, across locations: a process died while the processor was asked. */
+export async function stuckInProcessing(db: Knex, olderThanSeconds: number, limit: number): Promise<PaymentIntentRecord[]> {
+  const rows = (await db(TABLE)
+    .select([...COLUMNS])
+    .where('status', 'PROCESSING')
+    .where('updated_at', '<', db.raw("now() - make_interval(secs => ?)", [olderThanSeconds]))
+    .orderBy('updated_at')
+    .limit(limit)) as PaymentIntentRow[];
+  return rows.map(toRecord);
+}
+
+export interface PaymentIntentQuery extends PageQuery {
+  customerId?: string;
+  status?: PaymentIntentStatus;
+  externalReferenceId?: string;
+}
+
+/** A page of the location's intents, newest first. */
+export async function listPaymentIntents(db: Knex, locationId: string, query: PaymentIntentQuery): Promise<{ intents: PaymentIntentRecord[]; hasMore: boolean }> {
+  const rows = db(TABLE).select([...COLUMNS]).where('location_id', locationId);
+  if (query.customerId !== undefined) rows.where('customer_id', query.customerId);
+  if (query.status !== undefined) rows.where('status', query.status);
+  if (query.externalReferenceId !== undefined) rows.where('external_reference_id', query.externalReferenceId);
+  const page = await cursorPage<PaymentIntentRow>(rows, query, 'desc');
+  return { intents: page.rows.map(toRecord), hasMore: page.hasMore };
+}
+
 /**
  * For an erasure: every intent of the customer loses its `email` and its
- * link to the customer, and those that can still move to CANCELED are
- * canceled. Answers each canceled intent with the status it left.
+ * link to the customer, and those not yet paid are canceled (an
+ * authorization is left to be captured, or voided by the capture window). Answers each canceled intent with the status it left.
  */
 export async function detachAndCancelIntentsOfCustomer(
   trx: Knex.Transaction,
   locationId: string,
   customerId: string,
 ): Promise<{ intentIds: string[]; canceled: Array<{ intent: PaymentIntentRecord; previousStatus: PaymentIntentStatus }> }> {
-  const movable = statusesLeadingTo('CANCELED');
+  const movable = UNPAID_STATUSES;
   const before = (await trx(TABLE).select('id', 'status').where({ location_id: locationId, customer_id: customerId }).forUpdate()) as Array<{
     id: string;
     status: PaymentIntentStatus;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { int32 } from '../platform/validation/int32';
+import { pageQuery } from '../platform/validation/page-query';
 import { identifierText, uuidValue } from '../platform/validation/text.schemas';
 import { PAYMENT_INTENT_STATUSES } from './payment-intent-status';
-import type { PaymentIntentRecord } from './payment-intents.repository';
+import { CANCELLATION_REASONS, PAYMENT_STATUSES, type PaymentIntentRecord } from './payment-intents.repository';
 
 export const CAPTURE_METHODS = ['MANUAL', 'AUTOMATIC'] as const;
 export const STANDING_INSTRUCTION_TYPES = ['INSTALLMENT', 'RECURRING', 'UNSCHEDULED'] as const;
@@ -9,7 +11,14 @@ export const MAX_AMOUNT = 99_999_999;
 
 /** Minor units (cents for USD), from 1 up to 999,999.99 in a two-decimal currency; the spec types them `integer`. */
 const amountSchema = z.int().min(1).max(MAX_AMOUNT);
-const tipSchema = z.int().min(0).max(MAX_AMOUNT).meta({ description: 'Tip in minor units of the currency.' });
+const tipSchema = z.int().min(0).max(MAX_AMOUNT).meta({ description: 'The part of `amount` that is tip, in minor units of the currency.' });
+
+/** Stripe's rule: the tip is a part of the amount, never more than it. */
+export const TIP_EXCEEDS_AMOUNT = 'Must not exceed amount: the tip is a part of it.';
+const tipWithinAmount = (body: { amount?: number; amountDetails?: { tip: number } }) =>
+  body.amount === undefined || body.amountDetails === undefined || body.amountDetails.tip <= body.amount;
+/** Checked only on a body whose fields are each valid: a bad amount is named alone, not as a tip problem too. */
+const TIP_CHECK = { message: TIP_EXCEEDS_AMOUNT, path: ['amountDetails', 'tip'], when: (payload: { issues: unknown[] }) => payload.issues.length === 0 };
 
 /**
  * The create body. Whether its currency is one the service takes is
@@ -29,6 +38,7 @@ export const createPaymentIntentRequestSchema = z
     offSession: z.boolean().default(false),
     mandateId: identifierText({ min: 1, max: 255, description: 'The mandate the payment is made under.' }).optional(),
   })
+  .refine(tipWithinAmount, TIP_CHECK)
   .meta({
     id: 'CreatePaymentIntentRequest',
     example: {
@@ -46,6 +56,102 @@ export type CreatePaymentIntentInput = z.output<typeof createPaymentIntentReques
 
 export const paymentIntentParamsSchema = z.object({ id: uuidValue.meta({ description: 'Payment intent identifier.' }) });
 
+export const updatePaymentIntentRequestSchema = z
+  .strictObject({
+    amount: amountSchema.optional().meta({ description: 'Amount in minor units of the currency (cents for USD).' }),
+    amountDetails: z.strictObject({ tip: tipSchema }).optional(),
+    email: z.email().max(254).nullable().optional().meta({ description: '`null` clears it.' }),
+    customerId: uuidValue.nullable().optional().meta({
+      description: 'A customer of this location; `null` clears it. Another customer detaches an attached card (back to REQUIRES_PAYMENT_METHOD) unless `paymentMethodId` names one of the new customer\'s.',
+    }),
+    externalReferenceId: identifierText({ min: 1, max: 255, description: "The caller's reference, e.g. its order's id." }).optional(),
+    paymentMethodId: uuidValue.nullable().optional().meta({
+      description: "A saved card of the intent's customer to pay with: the intent moves to REQUIRES_CONFIRMATION. `null` detaches it (back to REQUIRES_PAYMENT_METHOD).",
+    }),
+  })
+  .refine(tipWithinAmount, TIP_CHECK)
+  .meta({ id: 'UpdatePaymentIntentRequest', example: { amount: 1400, amountDetails: { tip: 300 }, email: 'ada@example.com' } });
+
+export type UpdatePaymentIntentInput = z.output<typeof updatePaymentIntentRequestSchema>;
+
+export const confirmPaymentIntentRequestSchema = z
+  .strictObject({
+    paymentMethodId: uuidValue.optional().meta({
+      description: "A saved card of the intent's customer. May be left out when one is attached already (REQUIRES_CONFIRMATION).",
+    }),
+  })
+  .meta({ id: 'ConfirmPaymentIntentRequest', example: { paymentMethodId: '019ab3c4-7a10-7b2c-8d3e-4f5a6b7c8d9e' } });
+
+export const capturePaymentIntentRequestSchema = z
+  .strictObject({
+    amountToCapture: amountSchema.optional().meta({ description: 'At most the authorized amount; the whole of it when left out.' }),
+  })
+  .meta({ id: 'CapturePaymentIntentRequest', example: { amountToCapture: 1100 } });
+
+/** A caller's reasons; AUTOMATIC is the service's own (the capture window). */
+const REQUESTED_CANCELLATION_REASONS = CANCELLATION_REASONS.filter((reason) => reason !== 'AUTOMATIC');
+
+export const cancelPaymentIntentRequestSchema = z
+  .strictObject({
+    cancellationReason: z.enum(REQUESTED_CANCELLATION_REASONS as ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED']).optional(),
+  })
+  .meta({ id: 'CancelPaymentIntentRequest', example: { cancellationReason: 'REQUESTED_BY_CUSTOMER' } });
+
+export const listPaymentIntentsQuerySchema = z.object({
+  ...pageQuery({ items: 'Payment intents', item: 'payment intent' }, 'newest first', '019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f'),
+  customerId: uuidValue.optional().meta({ description: "Only this customer's intents.", example: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9' }),
+  status: z.enum(PAYMENT_INTENT_STATUSES).optional().meta({ description: 'Only intents in this status.', example: 'REQUIRES_CAPTURE' }),
+  externalReferenceId: identifierText({ min: 1, max: 255, description: "Only intents with this reference (e.g. one order's)." })
+    .optional()
+    .meta({ example: 'order-7' }),
+});
+
+const paymentErrorSchema = z
+  .strictObject({
+    code: z.string().meta({ description: 'card_declined, expired_card, processing_error (retry), capture_failed, …' }),
+    declineCode: z.string().nullable().meta({ description: "The issuer's reason for a card_declined: generic_decline, insufficient_funds, …" }),
+    message: z.string(),
+  })
+  .meta({ id: 'PaymentError' });
+
+const latestPaymentSchema = z
+  .strictObject({
+    id: z.uuid(),
+    status: z.enum(PAYMENT_STATUSES).meta({
+      description: 'PENDING while the processor is asked; AUTHORIZED, then CAPTURED or VOIDED; FAILED when declined.',
+    }),
+    amount: amountSchema.meta({ description: 'Authorized, then what was captured, in minor units.' }),
+    createdAt: z.string().meta({ description: 'ISO 8601 UTC with milliseconds, ending in Z.' }),
+    card: z.strictObject({
+      brand: z.string(),
+      lastFour: z.string(),
+      expiry: z.strictObject({ month: z.string(), year: z.string() }),
+    }),
+  })
+  .meta({ id: 'Payment' });
+
+const PAYMENT_INTENT_EXAMPLE = {
+  id: '019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f',
+  externalReferenceId: 'order-7',
+  sessionSecret: 'PI_019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f_SECRET_q3v9XbT2LmRw8sYpK4nZc1Hd',
+  amount: 1250,
+  currency: 'USD',
+  captureMethod: 'MANUAL',
+  status: 'REQUIRES_PAYMENT_METHOD',
+  creationDate: '2026-11-23T18:30:07.123Z',
+  customerId: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9',
+  amountDetails: { tip: 150 },
+  email: 'ada@example.com',
+  paymentMethodConfigurationDetails: null,
+  standingInstructionType: null,
+  offSession: false,
+  latestPayment: null,
+  mandateId: null,
+  paymentMethodId: null,
+  lastPaymentError: null,
+  cancellationReason: null,
+};
+
 export const paymentIntentSchema = z
   .strictObject({
     id: z.uuid(),
@@ -62,29 +168,15 @@ export const paymentIntentSchema = z
     paymentMethodConfigurationDetails: z.strictObject({ id: z.uuid() }).nullable(),
     standingInstructionType: z.enum(STANDING_INSTRUCTION_TYPES).nullable(),
     offSession: z.boolean(),
-    latestPayment: z.null().meta({ description: 'No payment is made through this service yet: always null.' }),
+    latestPayment: latestPaymentSchema.nullable().meta({ description: "The latest confirm's payment; null before the first." }),
     mandateId: z.string().nullable(),
+    paymentMethodId: z.uuid().nullable().meta({ description: 'The saved card attached or paid with; cleared by a failed payment.' }),
+    lastPaymentError: paymentErrorSchema.nullable().meta({ description: 'Why the latest payment failed; null once another confirm starts.' }),
+    cancellationReason: z.enum(CANCELLATION_REASONS).nullable().meta({ description: 'AUTOMATIC: voided by the service when the capture window ended.' }),
   })
   .meta({
     id: 'PaymentIntent',
-    example: {
-      id: '019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f',
-      externalReferenceId: 'order-7',
-      sessionSecret: 'PI_019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f_SECRET_q3v9XbT2LmRw8sYpK4nZc1Hd',
-      amount: 1250,
-      currency: 'USD',
-      captureMethod: 'MANUAL',
-      status: 'REQUIRES_PAYMENT_METHOD',
-      creationDate: '2026-11-23T18:30:07.123Z',
-      customerId: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9',
-      amountDetails: { tip: 150 },
-      email: 'ada@example.com',
-      paymentMethodConfigurationDetails: null,
-      standingInstructionType: null,
-      offSession: false,
-      latestPayment: null,
-      mandateId: null,
-    },
+    example: PAYMENT_INTENT_EXAMPLE,
   });
 
 export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
@@ -106,10 +198,21 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
       intent.paymentMethodConfigurationId === null ? null : { id: intent.paymentMethodConfigurationId },
     standingInstructionType: intent.standingInstructionType,
     offSession: intent.offSession,
-    latestPayment: null,
+    latestPayment: intent.latestPayment,
     mandateId: intent.mandateId,
+    paymentMethodId: intent.paymentMethodId,
+    lastPaymentError: intent.lastPaymentError,
+    cancellationReason: intent.cancellationReason,
   };
 }
+
+export const paymentIntentListResponseSchema = z
+  .strictObject({
+    results: int32(0, 100).meta({ description: 'Number of intents in `paymentIntents`: the page\'s length.' }),
+    paymentIntents: z.array(paymentIntentSchema).max(100).meta({ description: 'Newest first.' }),
+    hasMore: z.boolean().meta({ description: 'Whether more intents follow: ask again with `startingAfter` the last id of this page.' }),
+  })
+  .meta({ id: 'PaymentIntentList', example: { results: 1, paymentIntents: [PAYMENT_INTENT_EXAMPLE], hasMore: false } });
 
 /** An intent as its events carry it: as the API answers it, without its session secret (events are never secret). */
 export function toPaymentIntentEventObject(intent: PaymentIntentRecord): object {

@@ -5,15 +5,25 @@ import { recordChanges } from '../events/event-log';
 import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import type { WriteContext } from '../platform/http/request-context';
-import { FINAL_STATUSES, statusesLeadingTo } from './payment-intent-status';
+import { customerExists } from '../customers/customers.repository';
+import { lockPaymentMethod } from '../payment-methods/payment-methods.repository';
+import { moveIntent, refuseUnless } from './payment-intent-moves';
+import { FINAL_STATUSES } from './payment-intent-status';
 import {
   findPaymentIntent,
   insertPaymentIntent,
+  listPaymentIntents,
   lockPaymentIntent,
-  updatePaymentIntentStatus,
+  type IntentChanges,
+  type PaymentIntentQuery,
   type PaymentIntentRecord,
 } from './payment-intents.repository';
-import { toPaymentIntentEventObject, type CreatePaymentIntentInput } from './payment-intents.schemas';
+import {
+  TIP_EXCEEDS_AMOUNT,
+  toPaymentIntentEventObject,
+  type CreatePaymentIntentInput,
+  type UpdatePaymentIntentInput,
+} from './payment-intents.schemas';
 
 import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from './session-secret';
 
@@ -41,7 +51,7 @@ export class PaymentIntentsService {
     const id = uuidv7();
     return inTransaction(write.db, async (trx) => {
       const created = await insertPaymentIntent(trx, {
-      locationId,
+        locationId,
       id,
       externalReferenceId: input.externalReferenceId,
       customerId: input.customerId ?? null,
@@ -71,21 +81,54 @@ export class PaymentIntentsService {
     return intent;
   }
 
-  /** CANCELED from any status that allows it; a final status is a 409 naming it. */
-  async cancel(write: WriteContext, id: string): Promise<PaymentIntentRecord> {
+  async list(db: Knex, locationId: string, query: PaymentIntentQuery): Promise<{ intents: PaymentIntentRecord[]; hasMore: boolean }> {
+    if (query.startingAfter !== undefined && (await findPaymentIntent(db, locationId, query.startingAfter)) === undefined) {
+      throw new DomainError('VALIDATION_FAILED', {
+        fieldName: 'startingAfter',
+        message: 'Must be the id of a payment intent of this location: the last one of the previous page.',
+      });
+    }
+    return listPaymentIntents(db, locationId, query);
+  }
+
+  /**
+   * Changes the fields sent, while nothing is paid yet. The card attached
+   * decides the status: one attached is REQUIRES_CONFIRMATION, none is
+   * REQUIRES_PAYMENT_METHOD. A change to nothing records no event.
+   */
+  async update(write: WriteContext, id: string, input: UpdatePaymentIntentInput): Promise<PaymentIntentRecord> {
     const { locationId } = write;
     return inTransaction(write.db, async (trx) => {
-      // Locked first, so the event's previous status is the one this cancel moved it from.
-      const current = await lockPaymentIntent(trx, locationId, id);
-      if (current === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
-      const canceled = await updatePaymentIntentStatus(trx, locationId, id, statusesLeadingTo('CANCELED'), 'CANCELED');
-      if (canceled === undefined) {
-        throw new DomainError('PAYMENT_INTENT_STATUS_CONFLICT', { message: `The payment intent is ${current.status} and cannot be canceled.` });
+      const intent = await lockPaymentIntent(trx, locationId, id);
+      if (intent === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
+      refuseUnless('update', intent.status);
+      const wanted: IntentChanges = {
+        amount: input.amount,
+        tip: input.amountDetails?.tip,
+        email: input.email,
+        externalReferenceId: input.externalReferenceId,
+        customerId: input.customerId,
+        paymentMethodId: input.paymentMethodId,
+      };
+      const customerId = input.customerId === undefined ? intent.customerId : input.customerId;
+      if (input.customerId != null && input.customerId !== intent.customerId && !(await customerExists(trx, locationId, input.customerId))) {
+        throw new DomainError('CUSTOMER_NOT_FOUND', { fieldName: 'customerId' });
       }
-      await recordChanges(trx, write, [
-        { type: 'payment_intent.canceled', customerId: canceled.customerId, object: toPaymentIntentEventObject(canceled), previous: { status: current.status } },
-      ]);
-      return canceled;
+      // Another customer: the card attached was the last one's.
+      if (customerId !== intent.customerId && input.paymentMethodId === undefined) wanted.paymentMethodId = null;
+      if (input.paymentMethodId != null && (customerId === null || (await lockPaymentMethod(trx, locationId, customerId, input.paymentMethodId)) === undefined)) {
+        throw new DomainError('PAYMENT_METHOD_NOT_FOUND', { fieldName: 'paymentMethodId', message: "The payment method is not a saved card of the payment intent's customer." });
+      }
+      const paymentMethodId = wanted.paymentMethodId === undefined ? intent.paymentMethodId : wanted.paymentMethodId;
+      wanted.status = paymentMethodId === null ? 'REQUIRES_PAYMENT_METHOD' : 'REQUIRES_CONFIRMATION';
+      if ((wanted.tip ?? intent.tip) > (wanted.amount ?? intent.amount)) {
+        throw new DomainError('VALIDATION_FAILED', { problems: [{ fieldName: 'amountDetails.tip', message: TIP_EXCEEDS_AMOUNT }] });
+      }
+      const changes = Object.fromEntries(
+        Object.entries(wanted).filter(([field, value]) => value !== undefined && value !== intent[field as keyof IntentChanges]),
+      ) as IntentChanges;
+      if (Object.keys(changes).length === 0) return intent;
+      return (await moveIntent(trx, write, intent, { from: [intent.status], changes, event: 'payment_intent.updated' })) as PaymentIntentRecord;
     });
   }
 

@@ -164,6 +164,20 @@ const environmentSchema = z.object({
   WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().positive().default(5),
   /** Whether this replica delivers webhooks (every replica does by default; they never send one event twice). */
   WEBHOOK_DELIVERY: booleanFlag.default(true),
+  /** The payment processor confirms, captures and voids go to. Only the sandbox exists for now (README, Payment intents). */
+  PAYMENT_PROCESSOR: z.enum(['sandbox']).default('sandbox'),
+  /** Lets NODE_ENV=production start with the sandbox processor (a staging box), at the operator's word: it moves no money. */
+  ALLOW_SANDBOX_PROCESSOR: booleanFlag.default(false),
+  /** How long the sandbox takes to answer, so that PROCESSING can be seen and tested; 0 answers at once. */
+  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+  /** An authorization not captured within this long is voided (the intent CANCELED, cancellationReason AUTOMATIC); Toast's five minutes by default. */
+  CAPTURE_WINDOW_SECONDS: positiveInt.default(300),
+  /**
+   * An intent PROCESSING for longer than this (its process died while the
+   * processor was asked) is settled by asking the processor again with the
+   * same idempotency key. Longer than the processor ever takes to answer.
+   */
+  PROCESSING_RECOVERY_SECONDS: positiveInt.default(60),
   /** An external identity provider: all three, or none. */
   AUTH_JWKS_URL: z.url({ protocol: /^https?$/ }).optional(),
   AUTH_ISSUER: z.string().min(1).optional(),
@@ -219,6 +233,11 @@ function missingInProduction(env: Readonly<Record<string, string | undefined>>):
   }
   if (env.AUTH_CLIENTS_FILE === undefined && env.AUTH_CLIENTS === undefined) {
     missing.push('AUTH_CLIENTS_FILE: NODE_ENV=production needs the API clients, in AUTH_CLIENTS_FILE or AUTH_CLIENTS (add one with `npm run client:new`)');
+  }
+  if ((env.PAYMENT_PROCESSOR ?? 'sandbox') === 'sandbox' && !['true', '1'].includes(env.ALLOW_SANDBOX_PROCESSOR ?? '')) {
+    missing.push(
+      'PAYMENT_PROCESSOR: NODE_ENV=production would take payments with the sandbox processor, which moves no money (ALLOW_SANDBOX_PROCESSOR=true starts with it anyway, e.g. for staging)',
+    );
   }
   if (env.DATABASE_URL === undefined && !['true', '1'].includes(env.ALLOW_EMBEDDED_DATABASE ?? '')) {
     missing.push(

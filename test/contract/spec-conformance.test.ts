@@ -37,8 +37,14 @@ const SPEC_SCHEMAS: Record<string, Record<string, string>> = {
     paymentMethodConfigurationDetails: 'object',
     standingInstructionType: 'string',
     offSession: 'boolean',
-    latestPayment: 'null',
+    // "null or object"; the object's shape is issue 22's (Payment).
+    latestPayment: 'object',
     mandateId: 'string',
+    // Added by the checkout's lifecycle (issue 22): why a payment failed, why
+    // the intent was canceled, and the card attached or paid with.
+    lastPaymentError: 'object',
+    cancellationReason: 'string',
+    paymentMethodId: 'string/uuid',
   },
   ErrorMessage: {
     status: 'integer/int32',

@@ -40,7 +40,7 @@ async function loggedIn(credentials: { clientId: string; clientSecret: string })
 }
 
 describe('a whole hosted checkout through the typed client, over HTTP', () => {
-  it('logs in, creates a customer, saves a card, sets a default, creates an intent, and reads the cards with its session secret', async () => {
+  it('logs in, creates a customer, saves a card, sets a default, creates an intent, reads the cards with its session secret, confirms from the page and captures from the backend', async () => {
     const location = newLocation();
     const backend = await loggedIn(BACKEND);
 
@@ -99,15 +99,50 @@ describe('a whole hosted checkout through the typed client, over HTTP', () => {
     expect(withoutSecret.response.status).toBe(401);
     expect(withoutSecret.error).toMatchObject({ code: 4004, messageKey: 'SESSION_SECRET_INVALID' });
 
-    // Once the backend cancels the intent, its secret stops working.
-    const canceled = await backend.POST('/v1/payment-intents/{id}/cancel', {
-      params: { header: locationHeaders(location), path: { id: intent.data?.id as string } },
+    // The page pays with the default card: the intent is authorized.
+    const intentId = intent.data?.id as string;
+    const confirmed = await page.POST('/v1/payment-intents/{id}/confirm', {
+      params: { header: locationHeaders(location, sessionSecret), path: { id: intentId } },
+      body: { paymentMethodId: chosen.data?.paymentMethodId as string },
     });
-    expect(canceled.data?.status).toBe('CANCELED');
-    const afterCancel = await page.GET('/v1/customers/{id}/payment-methods', {
+    expect(confirmed.response.status).toBe(200);
+    expect(confirmed.data).toMatchObject({ status: 'REQUIRES_CAPTURE', latestPayment: { status: 'AUTHORIZED', amount: 2599, card: { lastFour: '4242' } } });
+
+    // The backend captures it when the order is fulfilled.
+    const captured = await backend.POST('/v1/payment-intents/{id}/capture', {
+      params: { header: locationHeaders(location), path: { id: intentId } },
+      body: { amountToCapture: 2599 },
+    });
+    expect(captured.data).toMatchObject({ status: 'SUCCEEDED', latestPayment: { status: 'CAPTURED', amount: 2599 } });
+    const paid = await backend.GET('/v1/payment-intents', { params: { header: locationHeaders(location), query: { status: 'SUCCEEDED' } } });
+    expect(paid.data?.paymentIntents.map(({ id }) => id)).toEqual([intentId]);
+
+    // Once paid, the intent's secret stops working.
+    const afterPayment = await page.GET('/v1/customers/{id}/payment-methods', {
       params: { header: locationHeaders(location, sessionSecret), path: { id: customerId } },
     });
-    expect(afterCancel.response.status).toBe(401);
+    expect(afterPayment.response.status).toBe(401);
+
+    // A decline is an answer, not an error: its reason is typed on the intent.
+    const declinedCard = await backend.POST('/v1/customers/{id}/payment-methods', {
+      params: { header: locationHeaders(location), path: { id: customerId } },
+      body: { type: 'CARD', card: { type: 'VISA', lastFour: '0002', expiry: { month: '12', year: '2031' } } },
+    });
+    const second = await backend.POST('/v1/payment-intents', {
+      params: { header: locationHeaders(location) },
+      body: { amount: 1000, currency: 'USD', externalReferenceId: 'order-8', customerId },
+    });
+    const declined = await backend.POST('/v1/payment-intents/{id}/confirm', {
+      params: { header: locationHeaders(location), path: { id: second.data?.id as string } },
+      body: { paymentMethodId: declinedCard.data?.id as string },
+    });
+    expect(declined.data?.status).toBe('REQUIRES_PAYMENT_METHOD');
+    expect(declined.data?.lastPaymentError).toEqual({ code: 'card_declined', declineCode: 'generic_decline', message: 'The card was declined.' });
+    const canceled = await backend.POST('/v1/payment-intents/{id}/cancel', {
+      params: { header: locationHeaders(location), path: { id: second.data?.id as string } },
+      body: { cancellationReason: 'ABANDONED' },
+    });
+    expect(canceled.data).toMatchObject({ status: 'CANCELED', cancellationReason: 'ABANDONED' });
   });
 
   it('turns a wrong client secret into an error, not a token', async () => {

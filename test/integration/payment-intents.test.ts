@@ -37,6 +37,9 @@ describe('POST /v1/payment-intents', () => {
       offSession: false,
       latestPayment: null,
       mandateId: null,
+      paymentMethodId: null,
+      lastPaymentError: null,
+      cancellationReason: null,
     });
     expect(response.body.sessionSecret.startsWith(`PI_${response.body.id}_SECRET_`)).toBe(true);
   });

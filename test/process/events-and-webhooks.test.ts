@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { newSigningJwk } from '../../src/auth/signing-keys';
-import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
+import { devClientToken, type RunningService } from '../support/process/service-process';
+import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../support/process/services-on-fresh-database';
 import { eventually, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -15,40 +10,16 @@ import { eventually, WebhookReceiver } from '../support/webhook-receiver';
  * receiver that counts; and deliveries pending when every process stopped are
  * made by the next one to start.
  */
-let database: FreshDatabase;
-let keyDirectory: string;
-let env: Record<string, string>;
-const running: RunningService[] = [];
+let services: ServicesOnFreshDatabase;
 
 beforeAll(async () => {
-  database = await freshPostgresDatabase();
-  keyDirectory = mkdtempSync(path.join(os.tmpdir(), 'cpp-key-'));
-  const keyFile = path.join(keyDirectory, 'signing-key.json');
-  writeFileSync(keyFile, JSON.stringify(await newSigningJwk()), { mode: 0o600 });
-  env = { DATABASE_URL: database.url, AUTH_SIGNING_KEY_FILE: keyFile, WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.5,1,1,1,1,1,1,1' };
+  services = await servicesOnFreshDatabase({ WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.5,1,1,1,1,1,1,1' });
 }, 60_000);
 
-afterAll(async () => {
-  await Promise.all(running.map((service) => service.stop()));
-  await database?.drop();
-  rmSync(keyDirectory, { recursive: true, force: true });
-});
+afterAll(() => services?.close());
 
-async function start(): Promise<RunningService> {
-  const service = await startSourceService(env);
-  running.push(service);
-  return service;
-}
-
-async function query<Row>(sql: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    return (await client.query(sql, values)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
+const start = (): Promise<RunningService> => services.start();
+const query = <Row>(sql: string, values: unknown[] = []): Promise<Row[]> => services.query<Row>(sql, values);
 
 function api(service: RunningService, token: string, location: string) {
   return async (method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {

@@ -10,6 +10,9 @@ import type { ExternalIssuerSettings } from '../../src/auth/token-verifier';
 import type { RateLimitSettings } from '../../src/platform/rate-limit/api-rate-limit';
 import type { Readiness } from '../../src/platform/lifecycle/readiness';
 import { createLogger } from '../../src/platform/logger';
+import { CheckoutService } from '../../src/payment-intents/checkout.service';
+import type { PaymentProcessor } from '../../src/payment-processor/payment-processor';
+import { SandboxProcessor } from '../../src/payment-processor/sandbox-processor';
 import { createMetrics, type Metrics } from '../../src/platform/metrics/metrics';
 import { LOCATION_HEADER } from '../factories/locations';
 import { withContractCheck } from './contract/contract-recorder';
@@ -34,6 +37,8 @@ export interface TestApp {
   /** The Authorization header of that all-powerful token. */
   adminAuthorization: Record<string, string>;
   metrics: Metrics | undefined;
+  /** The checkout as the server's sweeps run it (capture window, recovery), on the app's processor and database. */
+  checkout: CheckoutService;
   close(): Promise<void>;
 }
 
@@ -56,6 +61,10 @@ export interface TestAppOptions {
   rateLimit?: RateLimitSettings;
   /** Another database than a fresh test one, e.g. one that cannot be reached. */
   database?: TestDatabase;
+  /** The payment processor, e.g. the sandbox behind a gate; the sandbox over the test database when omitted. */
+  processor?: (db: TestDatabase) => PaymentProcessor;
+  /** CAPTURE_WINDOW_SECONDS; the default 300 when omitted. */
+  captureWindowSeconds?: number;
 }
 
 /** Cheap scrypt parameters: the tests check behaviour, not the hash's cost. */
@@ -88,6 +97,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const tokenFor: TestApp['tokenFor'] = async ({ scopes, locations }, clientId = TEST_CLIENT.clientId) =>
     (await issuer.issue({ clientId, secretHash: '', scopes: [...scopes], locations: [...locations] }, scopes)).accessToken;
   const adminAuthorization = { Authorization: `Bearer ${await tokenFor({ scopes: SCOPES, locations: ['*'] })}` };
+  const processor = options.processor?.(db) ?? new SandboxProcessor(db.knex, { latencyMs: 0 });
+  const captureWindowSeconds = options.captureWindowSeconds ?? 300;
 
   return {
     app: withContractCheck(
@@ -95,6 +106,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         db: db.knex,
         logger,
         auth,
+        processor,
         ...(options.readiness ? { readiness: options.readiness } : {}),
         ...(metrics ? { metrics } : {}),
         settings: {
@@ -105,6 +117,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           idempotency: { ttlSeconds: options.idempotencyTtlSeconds ?? 86_400, lockTimeoutSeconds: 60 },
           rateLimit: options.rateLimit ?? { requests: 100_000, windowSeconds: 60 },
           webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? true,
+          captureWindowSeconds,
         },
       }),
     ),
@@ -115,6 +128,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     as: (location) => ({ ...adminAuthorization, [LOCATION_HEADER]: location }),
     adminAuthorization,
     metrics,
+    checkout: new CheckoutService(processor, logger, { captureWindowSeconds }),
     close: () => db.close(),
   };
 }

@@ -19,6 +19,8 @@ const PRODUCTION = {
   AUTH_SIGNING_KEY_FILE: '/run/secrets/signing-key.json',
   AUTH_CLIENTS: '[]',
   DATABASE_URL: 'postgres://service@db.internal:5432/payments',
+  // The only processor there is today (README, Payment intents).
+  ALLOW_SANDBOX_PROCESSOR: 'true',
 };
 
 describe('client secrets', () => {
@@ -120,13 +122,22 @@ describe('production settings', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toMatch(/^Invalid configuration \(4 problems\):/);
-    for (const name of ['PORT', 'AUTH_SIGNING_KEY_FILE', 'AUTH_CLIENTS_FILE', 'DATABASE_URL']) expect(message).toContain(`\n- ${name}: `);
+    expect(message).toMatch(/^Invalid configuration \(5 problems\):/);
+    for (const name of ['PORT', 'AUTH_SIGNING_KEY_FILE', 'AUTH_CLIENTS_FILE', 'PAYMENT_PROCESSOR', 'DATABASE_URL']) expect(message).toContain(`\n- ${name}: `);
   });
 
   it('refuses the embedded database unless ALLOW_EMBEDDED_DATABASE=true', () => {
     expect(() => loadConfig({ ...PRODUCTION, DATABASE_URL: '' })).toThrow(/DATABASE_URL: NODE_ENV=production needs a PostgreSQL server/);
     expect(loadConfig({ ...PRODUCTION, DATABASE_URL: '', ALLOW_EMBEDDED_DATABASE: 'true' })).toMatchObject({ ALLOW_EMBEDDED_DATABASE: true });
     expect(loadConfig({ ...PRODUCTION })).toMatchObject({ NODE_ENV: 'production' });
+  });
+
+  it('refuses the sandbox processor, which moves no money, unless ALLOW_SANDBOX_PROCESSOR=true', () => {
+    expect(() => loadConfig({ ...PRODUCTION, ALLOW_SANDBOX_PROCESSOR: '' })).toThrow(/PAYMENT_PROCESSOR: NODE_ENV=production would take payments with the sandbox/);
+    expect(() => loadConfig({ ...PRODUCTION, ALLOW_SANDBOX_PROCESSOR: 'false' })).toThrow(/ALLOW_SANDBOX_PROCESSOR=true starts with it anyway/);
+    expect(loadConfig({ ...PRODUCTION })).toMatchObject({ PAYMENT_PROCESSOR: 'sandbox', ALLOW_SANDBOX_PROCESSOR: true });
+    // Outside production the sandbox is simply the default.
+    expect(loadConfig({})).toMatchObject({ PAYMENT_PROCESSOR: 'sandbox', ALLOW_SANDBOX_PROCESSOR: false, SANDBOX_LATENCY_MS: 0, CAPTURE_WINDOW_SECONDS: 300 });
+    expect(() => loadConfig({ PAYMENT_PROCESSOR: 'stripe' })).toThrow(/PAYMENT_PROCESSOR/);
   });
 });

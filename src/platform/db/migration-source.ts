@@ -9,6 +9,7 @@ import * as eventsAndWebhooks from '../../../migrations/20261126000000_events_an
 import * as erasureLookups from '../../../migrations/20261127000000_erasure_lookups';
 import * as erasedCustomers from '../../../migrations/20261127010000_erased_customers';
 import * as deliveriesFollowEvents from '../../../migrations/20261127020000_deliveries_follow_events';
+import * as paymentLifecycle from '../../../migrations/20261128000000_payment_lifecycle';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261127000000_erasure_lookups', erasureLookups],
   ['20261127010000_erased_customers', erasedCustomers],
   ['20261127020000_deliveries_follow_events', deliveriesFollowEvents],
+  ['20261128000000_payment_lifecycle', paymentLifecycle],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

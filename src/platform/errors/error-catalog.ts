@@ -130,6 +130,11 @@ export const ERROR_CATALOG = {
     code: 5003,
     message: 'The service is temporarily unavailable. Retry later.',
   },
+  PAYMENT_PROCESSOR_UNAVAILABLE: {
+    status: 503,
+    code: 5005,
+    message: 'The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.',
+  },
   IDENTITY_PROVIDER_UNAVAILABLE: {
     status: 503,
     code: 5004,

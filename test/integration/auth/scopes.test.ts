@@ -42,6 +42,8 @@ interface Records {
   contextName: string;
   intentId: string;
   sessionSecret: string;
+  /** An intent of the same customer, confirmed with its card: REQUIRES_CAPTURE, what a capture acts on. */
+  authorizedIntentId: string;
   /** The newest event of the location (the intent's creation). */
   eventId: string;
   endpointId: string;
@@ -60,6 +62,16 @@ async function freshRecords(): Promise<Records> {
     .set(testApp.as(location))
     .send({ amount: 1250, currency: 'USD', externalReferenceId: 'order-scopes', customerId: customer })
     .expect(201);
+  const authorized = await request(testApp.app)
+    .post('/v1/payment-intents')
+    .set(testApp.as(location))
+    .send({ amount: 1250, currency: 'USD', externalReferenceId: 'order-scopes', customerId: customer })
+    .expect(201);
+  await request(testApp.app)
+    .post(`/v1/payment-intents/${authorized.body.id}/confirm`)
+    .set(testApp.as(location))
+    .send({ paymentMethodId: card })
+    .expect(200, /REQUIRES_CAPTURE/);
   const events = await request(testApp.app).get('/v1/events?limit=1').set(testApp.as(location)).expect(200);
   const endpoint = await request(testApp.app)
     .post('/v1/webhook-endpoints')
@@ -72,6 +84,7 @@ async function freshRecords(): Promise<Records> {
     contextName: 'web',
     intentId: intent.body.id,
     sessionSecret: intent.body.sessionSecret,
+    authorizedIntentId: authorized.body.id,
     eventId: events.body.events[0].id,
     endpointId: endpoint.body.id,
   };
@@ -79,6 +92,7 @@ async function freshRecords(): Promise<Records> {
 
 /** A path parameter's record: `id` names the customer or the intent, by the path's resource. */
 function parameterValue(operation: Operation<never>, parameter: string, records: Records): string {
+  if (parameter === 'id' && operation.path === '/v1/payment-intents/{id}/capture') return records.authorizedIntentId;
   if (parameter === 'id' && operation.path.startsWith('/v1/payment-intents')) return records.intentId;
   if (parameter === 'id' && operation.path.startsWith('/v1/events')) return records.eventId;
   if (parameter === 'id' && operation.path.startsWith('/v1/webhook-endpoints')) return records.endpointId;
@@ -103,6 +117,7 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
   const query = Object.fromEntries(Object.entries(operation.query?.shape ?? {}).map(([name, field]) => [name, exampleOf(field as z.ZodType)]));
   // A customers cursor must be a customer of the location: the record's, not the example's.
   if (operation.path === '/v1/customers' && 'startingAfter' in query) query.startingAfter = records.customerId;
+  if (operation.path === '/v1/payment-intents' && 'startingAfter' in query) query.startingAfter = records.authorizedIntentId;
   const example = operation.body === undefined ? undefined : exampleOf(operation.body.schema);
   const body =
     example === undefined

@@ -1,0 +1,43 @@
+import type { Knex } from 'knex';
+import { RepeatingTask } from '../platform/lifecycle/repeating-task';
+import type { Logger } from '../platform/logger';
+import type { CheckoutService } from './checkout.service';
+
+export interface CheckoutSweepSettings {
+  /** PROCESSING_RECOVERY_SECONDS: an intent PROCESSING longer than this is settled by asking the processor again. */
+  processingRecoverySeconds: number;
+}
+
+/** Often enough that an authorization is voided within 10 s of its capture window's end. */
+export const CAPTURE_WINDOW_SWEEP_MS = 2_000;
+const PROCESSING_RECOVERY_SWEEP_MS = 15_000;
+
+/**
+ * The two sweeps every replica runs: the capture window (void what was not
+ * captured in time) and the recovery of intents a dead process left
+ * PROCESSING (at start, then on a schedule). Several replicas may sweep at
+ * once: each move is guarded and each processor call keyed, so an intent
+ * moves, and its event is recorded, once.
+ */
+export function checkoutSweeps(
+  db: Knex,
+  checkout: CheckoutService,
+  logger: Logger,
+  settings: CheckoutSweepSettings,
+): { start(): void; stop(): Promise<void> } {
+  const captureWindow = new RepeatingTask(logger, 'authorizations past their capture window voided', CAPTURE_WINDOW_SWEEP_MS, () =>
+    checkout.voidExpiredAuthorizations(db),
+  );
+  const recovery = new RepeatingTask(logger, 'payment intents left PROCESSING settled', PROCESSING_RECOVERY_SWEEP_MS, () =>
+    checkout.recoverProcessing(db, settings.processingRecoverySeconds),
+  );
+  return {
+    start() {
+      captureWindow.start({ atStart: false });
+      recovery.start({ atStart: true });
+    },
+    async stop() {
+      await Promise.all([captureWindow.stop(), recovery.stop()]);
+    },
+  };
+}

@@ -1,0 +1,273 @@
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import type { AuthorizeOutcome, PaymentProcessor } from '../payment-processor/payment-processor';
+import { processorKeys } from '../payment-processor/payment-processor';
+import { lockPaymentMethod } from '../payment-methods/payment-methods.repository';
+import { inTransaction } from '../platform/db/in-transaction';
+import { DomainError } from '../platform/errors/domain-error';
+import type { WriteContext } from '../platform/http/request-context';
+import type { Logger } from '../platform/logger';
+import { moveIntent, refuseUnless, serviceContext, type ChangeContext } from './payment-intent-moves';
+import { UNPAID_STATUSES } from './payment-intent-status';
+import {
+  dueAuthorizations,
+  findPaymentIntent,
+  lockPaymentIntent,
+  stuckInProcessing,
+  type CancellationReason,
+  type IntentChanges,
+  type LatestPayment,
+  type PaymentIntentRecord,
+} from './payment-intents.repository';
+
+export interface CheckoutSettings {
+  /** CAPTURE_WINDOW_SECONDS: an authorization not captured by then is voided. */
+  captureWindowSeconds: number;
+}
+
+/** The sweeps' batch: what one run takes on; the next run takes the rest. */
+const SWEEP_BATCH = 100;
+
+function processorUnavailable(): DomainError {
+  return new DomainError('PAYMENT_PROCESSOR_UNAVAILABLE', { headers: { 'Retry-After': '5' } });
+}
+
+/**
+ * A checkout's moves that involve the payment processor: confirm, capture,
+ * cancel (voiding an authorization), and the two sweeps that keep intents
+ * from waiting for ever: the capture window and the recovery of PROCESSING.
+ *
+ * No database transaction is held while the processor is asked (PGlite has
+ * one connection, and a slow processor must not hold the pool): the move
+ * before the call commits first (confirm's PROCESSING), and the move after
+ * it is guarded by the status and the confirm attempt, so whoever records
+ * an answer first wins and the others find the intent already moved. The
+ * processor's idempotency keys make asking twice safe.
+ */
+export class CheckoutService {
+  constructor(
+    private readonly processor: PaymentProcessor,
+    private readonly logger: Logger,
+    private readonly settings: CheckoutSettings,
+  ) {}
+
+  /**
+   * PROCESSING, committed; then the processor's answer, recorded. Answers the
+   * intent as it stands after that answer (still PROCESSING only if the
+   * processor did not answer; the recovery sweep settles it later).
+   */
+  async confirm(write: WriteContext, id: string, paymentMethodId: string | undefined): Promise<PaymentIntentRecord> {
+    const processing = await inTransaction(write.db, async (trx) => {
+      const intent = await lockPaymentIntent(trx, write.locationId, id);
+      if (intent === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
+      refuseUnless('confirm', intent.status);
+      const cardId = paymentMethodId ?? intent.paymentMethodId;
+      if (cardId === null) {
+        throw new DomainError('VALIDATION_FAILED', { fieldName: 'paymentMethodId', message: 'Required: no card is attached to this payment intent.' });
+      }
+      const card = intent.customerId === null ? undefined : await lockPaymentMethod(trx, write.locationId, intent.customerId, cardId);
+      if (card === undefined) {
+        throw new DomainError('PAYMENT_METHOD_NOT_FOUND', { fieldName: 'paymentMethodId', message: "The payment method is not a saved card of the payment intent's customer." });
+      }
+      const payment: LatestPayment = {
+        id: uuidv7(),
+        status: 'PENDING',
+        amount: intent.amount,
+        createdAt: new Date().toISOString(),
+        card: { brand: card.cardBrand, lastFour: card.lastFour, expiry: { month: card.expMonth, year: card.expYear } },
+      };
+      const changes: IntentChanges = {
+        status: 'PROCESSING',
+        paymentMethodId: card.id,
+        paymentAttempts: intent.paymentAttempts + 1,
+        latestPayment: payment,
+        lastPaymentError: null,
+      };
+      // Locked above: the guard holds.
+      return (await moveIntent(trx, write, intent, { from: [intent.status], changes, event: 'payment_intent.processing' })) as PaymentIntentRecord;
+    });
+    return this.settle(write.db, write, processing);
+  }
+
+  /** SUCCEEDED once the processor captures; a failed capture stays REQUIRES_CAPTURE with `lastPaymentError`. */
+  async capture(write: WriteContext, id: string, amountToCapture: number | undefined): Promise<PaymentIntentRecord> {
+    const intent = await this.find(write.db, write.locationId, id);
+    refuseUnless('capture', intent.status);
+    const payment = intent.latestPayment as LatestPayment;
+    const amount = amountToCapture ?? payment.amount;
+    if (amount > payment.amount) {
+      throw new DomainError('VALIDATION_FAILED', { fieldName: 'amountToCapture', message: `Must not exceed the authorized amount, ${payment.amount}.` });
+    }
+    const outcome = await this.ask(() =>
+      this.processor.capture({
+        locationId: write.locationId,
+        idempotencyKey: processorKeys(intent.id, intent.paymentAttempts).capture,
+        reference: intent.processorReference as string,
+        amount,
+      }),
+    );
+    const move =
+      outcome.status === 'captured'
+        ? {
+            changes: { status: 'SUCCEEDED', latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount }, captureBefore: null } satisfies IntentChanges,
+            event: 'payment_intent.succeeded' as const,
+          }
+        : { changes: { lastPaymentError: outcome.error } satisfies IntentChanges, event: 'payment_intent.payment_failed' as const };
+    const moved = await inTransaction(write.db, (trx) =>
+      moveIntent(trx, write, intent, { from: ['REQUIRES_CAPTURE'], attempt: intent.paymentAttempts, ...move }),
+    );
+    return moved ?? this.refuseAsItNowStands(write.db, write.locationId, id, 'capture');
+  }
+
+  /** CANCELED, an authorization voided at the processor first. */
+  async cancel(write: WriteContext, id: string, reason: CancellationReason | null): Promise<PaymentIntentRecord> {
+    const intent = await this.find(write.db, write.locationId, id);
+    refuseUnless('cancel', intent.status);
+    if (intent.status === 'REQUIRES_CAPTURE') {
+      const voided = await this.voidAuthorization(write.db, write, intent, reason);
+      if (voided !== undefined && voided.status === 'CANCELED') return voided;
+      return this.refuseAsItNowStands(write.db, write.locationId, id, 'cancel');
+    }
+    const canceled = await inTransaction(write.db, async (trx) => {
+      // Locked, so that the event's `previous` is the status this cancel moved it from.
+      const current = await lockPaymentIntent(trx, write.locationId, id);
+      if (current === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
+      refuseUnless('cancel', current.status);
+      if (current.status === 'REQUIRES_CAPTURE') return undefined;
+      return moveIntent(trx, write, current, { from: UNPAID_STATUSES, changes: { status: 'CANCELED', cancellationReason: reason }, event: 'payment_intent.canceled' });
+    });
+    // Authorized between the read and the lock: cancel it as such.
+    return canceled ?? this.cancel(write, id, reason);
+  }
+
+  /** The capture window's sweep: voids every authorization past it. Answers how many it canceled. */
+  async voidExpiredAuthorizations(db: Knex): Promise<number> {
+    let canceled = 0;
+    for (const intent of await dueAuthorizations(db, SWEEP_BATCH)) {
+      try {
+        const moved = await this.voidAuthorization(db, serviceContext(intent.locationId), intent, 'AUTOMATIC');
+        if (moved?.status === 'CANCELED') canceled += 1;
+      } catch (error) {
+        this.logger.warn({ err: error, paymentIntentId: intent.id }, 'voiding an authorization past its capture window failed; will retry');
+      }
+    }
+    return canceled;
+  }
+
+  /**
+   * Intents left PROCESSING longer than `olderThanSeconds` (their process
+   * died while the processor was asked): the processor is asked again with
+   * the same idempotency key, and its answer, the first one, is recorded.
+   */
+  async recoverProcessing(db: Knex, olderThanSeconds: number): Promise<number> {
+    let settled = 0;
+    for (const intent of await stuckInProcessing(db, olderThanSeconds, SWEEP_BATCH)) {
+      const after = await this.settle(db, serviceContext(intent.locationId), intent);
+      if (after.status !== 'PROCESSING') settled += 1;
+    }
+    return settled;
+  }
+
+  /** Asks the processor about a PROCESSING intent's attempt and records the answer; the intent unchanged if none came. */
+  private async settle(db: Knex, context: ChangeContext, intent: PaymentIntentRecord): Promise<PaymentIntentRecord> {
+    const payment = intent.latestPayment as LatestPayment;
+    let outcome: AuthorizeOutcome;
+    try {
+      outcome = await this.processor.authorize({
+        locationId: context.locationId,
+        idempotencyKey: processorKeys(intent.id, intent.paymentAttempts).authorize,
+        amount: payment.amount,
+        currency: intent.currency,
+        card: payment.card,
+        capture: intent.captureMethod === 'AUTOMATIC',
+      });
+    } catch (error) {
+      this.logger.warn({ err: error, paymentIntentId: intent.id, processor: this.processor.name }, 'the processor did not answer; the intent stays PROCESSING until it does');
+      return intent;
+    }
+    const moved = await inTransaction(db, (trx) =>
+      moveIntent(trx, context, intent, { from: ['PROCESSING'], attempt: intent.paymentAttempts, ...this.authorizationMove(payment, outcome) }),
+    );
+    // Settled by someone else first (a recovery, or the confirm itself): as it now stands.
+    return moved ?? this.find(db, context.locationId, intent.id);
+  }
+
+  private authorizationMove(payment: LatestPayment, outcome: AuthorizeOutcome) {
+    if (outcome.status !== 'approved') {
+      return {
+        changes: { status: 'REQUIRES_PAYMENT_METHOD', paymentMethodId: null, lastPaymentError: outcome.error, latestPayment: { ...payment, status: 'FAILED' } } satisfies IntentChanges,
+        event: 'payment_intent.payment_failed' as const,
+      };
+    }
+    if (outcome.captured) {
+      return {
+        changes: { status: 'SUCCEEDED', processorReference: outcome.reference, latestPayment: { ...payment, status: 'CAPTURED' } } satisfies IntentChanges,
+        event: 'payment_intent.succeeded' as const,
+      };
+    }
+    return {
+      changes: {
+        status: 'REQUIRES_CAPTURE',
+        processorReference: outcome.reference,
+        latestPayment: { ...payment, status: 'AUTHORIZED' },
+        captureBefore: new Date(Date.now() + this.settings.captureWindowSeconds * 1000),
+      } satisfies IntentChanges,
+      event: 'payment_intent.requires_capture' as const,
+    };
+  }
+
+  /**
+   * Voids the intent's authorization and records it CANCELED; if the
+   * processor says it was captured already (a crash between a capture and its
+   * record), records it SUCCEEDED instead. Undefined if another request moved it first.
+   */
+  private async voidAuthorization(
+    db: Knex,
+    context: ChangeContext,
+    intent: PaymentIntentRecord,
+    reason: CancellationReason | null,
+  ): Promise<PaymentIntentRecord | undefined> {
+    const payment = intent.latestPayment as LatestPayment;
+    const outcome = await this.ask(() =>
+      this.processor.void({
+        locationId: context.locationId,
+        idempotencyKey: processorKeys(intent.id, intent.paymentAttempts).void,
+        reference: intent.processorReference as string,
+      }),
+    );
+    const move =
+      outcome.status === 'voided'
+        ? {
+            changes: { status: 'CANCELED', cancellationReason: reason, latestPayment: { ...payment, status: 'VOIDED' }, captureBefore: null } satisfies IntentChanges,
+            event: 'payment_intent.canceled' as const,
+          }
+        : {
+            changes: { status: 'SUCCEEDED', latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount }, captureBefore: null } satisfies IntentChanges,
+            event: 'payment_intent.succeeded' as const,
+          };
+    return inTransaction(db, (trx) => moveIntent(trx, context, intent, { from: ['REQUIRES_CAPTURE'], attempt: intent.paymentAttempts, ...move }));
+  }
+
+  /** The processor's answer; 503 with Retry-After when it gives none (nothing is recorded, the request can be retried). */
+  private async ask<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      this.logger.warn({ err: error, processor: this.processor.name }, 'the payment processor did not answer');
+      throw processorUnavailable();
+    }
+  }
+
+  private async find(db: Knex, locationId: string, id: string): Promise<PaymentIntentRecord> {
+    const intent = await findPaymentIntent(db, locationId, id);
+    if (intent === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
+    return intent;
+  }
+
+  /** Another request moved the intent between the read and the move: 409 naming where it is now. */
+  private async refuseAsItNowStands(db: Knex, locationId: string, id: string, operation: 'capture' | 'cancel'): Promise<never> {
+    const now = await this.find(db, locationId, id);
+    refuseUnless(operation, now.status);
+    throw new DomainError('CONFLICT');
+  }
+}

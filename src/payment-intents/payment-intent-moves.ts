@@ -1,0 +1,58 @@
+import type { Knex } from 'knex';
+import type { EventType } from '../events/event-types';
+import { recordChanges } from '../events/event-log';
+import { DomainError } from '../platform/errors/domain-error';
+import type { WriteContext } from '../platform/http/request-context';
+import { allows, type IntentOperation, type PaymentIntentStatus } from './payment-intent-status';
+import { changePaymentIntent, type IntentChanges, type PaymentIntentRecord } from './payment-intents.repository';
+import { toPaymentIntentEventObject } from './payment-intents.schemas';
+
+/** Who made a change: a request's origin, or none for the service's own sweeps. */
+export type ChangeContext = Omit<WriteContext, 'db'>;
+
+/** The origin of a move the service makes on its own (the capture window, a recovery): no request, no client. */
+export function serviceContext(locationId: string): ChangeContext {
+  return { locationId, origin: { requestId: null, clientId: null, idempotencyKey: null } };
+}
+
+const PAST_TENSE: Record<IntentOperation, string> = { update: 'updated', confirm: 'confirmed', capture: 'captured', cancel: 'canceled' };
+
+/** 409 naming the status, unless the status table lets `operation` act in it. */
+export function refuseUnless(operation: IntentOperation, status: PaymentIntentStatus): void {
+  if (allows(operation, status)) return;
+  throw new DomainError('PAYMENT_INTENT_STATUS_CONFLICT', { message: `The payment intent is ${status} and cannot be ${PAST_TENSE[operation]}.` });
+}
+
+const INTERNAL_FIELDS: ReadonlySet<keyof IntentChanges> = new Set(['paymentAttempts', 'processorReference', 'captureBefore']);
+
+/** The fields a move changed as they were, as the API names them (an event's `previous`): unchanged and internal ones left out. */
+function previousOf(intent: PaymentIntentRecord, changes: IntentChanges): Record<string, unknown> {
+  const previous: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(changes) as Array<[keyof IntentChanges, unknown]>) {
+    if (INTERNAL_FIELDS.has(field) || JSON.stringify(value) === JSON.stringify(intent[field])) continue;
+    if (field === 'tip') previous.amountDetails = { tip: intent.tip };
+    else previous[field] = intent[field];
+  }
+  return previous;
+}
+
+/**
+ * Makes one move of the status table with its event, in `trx`: the change
+ * happens only if the guard still holds (the status, and the confirm
+ * attempt), so of several requests or sweeps racing for one move exactly one
+ * makes it and records it. Undefined for the others.
+ */
+export async function moveIntent(
+  trx: Knex.Transaction,
+  context: ChangeContext,
+  intent: PaymentIntentRecord,
+  move: { from: readonly PaymentIntentStatus[]; attempt?: number; changes: IntentChanges; event: EventType },
+): Promise<PaymentIntentRecord | undefined> {
+  const moved = await changePaymentIntent(trx, { locationId: context.locationId, id: intent.id }, move, move.changes);
+  if (moved !== undefined) {
+    await recordChanges(trx, context, [
+      { type: move.event, customerId: moved.customerId, object: toPaymentIntentEventObject(moved), previous: previousOf(intent, move.changes) },
+    ]);
+  }
+  return moved;
+}

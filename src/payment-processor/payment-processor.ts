@@ -1,0 +1,71 @@
+/**
+ * The port a payment processor is reached through: authorize, capture and
+ * void, each with an idempotency key, so that asking again (a retry, the
+ * recovery of an intent left PROCESSING by a crash) gets the first answer
+ * back instead of a second charge. One implementation today, the sandbox
+ * (sandbox-processor.ts); a real one is another class behind this interface.
+ */
+export interface PaymentProcessor {
+  readonly name: string;
+  authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome>;
+  capture(request: CaptureRequest): Promise<CaptureOutcome>;
+  void(request: VoidRequest): Promise<VoidOutcome>;
+}
+
+/** The saved card's metadata (never its number: the vault holds that). */
+export interface ProcessorCard {
+  brand: string;
+  lastFour: string;
+  expiry: { month: string; year: string };
+}
+
+/** Why a payment failed, as the intent's `lastPaymentError` shows it. */
+export interface PaymentError {
+  code: string;
+  declineCode: string | null;
+  message: string;
+}
+
+interface KeyedRequest {
+  /** The merchant the processor acts for: the location. */
+  locationId: string;
+  idempotencyKey: string;
+}
+
+export interface AuthorizeRequest extends KeyedRequest {
+  amount: number;
+  currency: string;
+  card: ProcessorCard;
+  /** Capture at once (a sale): an intent whose `captureMethod` is AUTOMATIC. */
+  capture: boolean;
+}
+
+export type AuthorizeOutcome =
+  | { status: 'approved'; reference: string; captured: boolean }
+  | { status: 'declined'; error: PaymentError }
+  | { status: 'failed'; error: PaymentError };
+
+export interface CaptureRequest extends KeyedRequest {
+  /** What the authorization answered (`approved.reference`). */
+  reference: string;
+  amount: number;
+}
+
+export type CaptureOutcome = { status: 'captured'; amount: number } | { status: 'failed'; error: PaymentError };
+
+export interface VoidRequest extends KeyedRequest {
+  reference: string;
+}
+
+/** A void after a capture that the service never recorded (a crash between the two) finds the money taken. */
+export type VoidOutcome = { status: 'voided' } | { status: 'already_captured'; amount: number };
+
+/**
+ * The keys of one confirm attempt: the intent's id and its attempt number (a
+ * confirm after a decline is a new attempt, which must not replay the
+ * decline), then which operation.
+ */
+export function processorKeys(intentId: string, attempt: number): { authorize: string; capture: string; void: string } {
+  const base = `${intentId}:${attempt}`;
+  return { authorize: base, capture: `${base}:capture`, void: `${base}:void` };
+}

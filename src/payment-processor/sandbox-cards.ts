@@ -1,0 +1,41 @@
+import type { PaymentError, ProcessorCard } from './payment-processor';
+
+/**
+ * What the sandbox answers for a card, by its last four digits, as processors'
+ * test cards do (README, Payment intents). Every other card is approved.
+ */
+export const SANDBOX_CARDS = {
+  '0002': { code: 'card_declined', declineCode: 'generic_decline', message: 'The card was declined.' },
+  '9995': { code: 'card_declined', declineCode: 'insufficient_funds', message: 'The card has insufficient funds.' },
+  '0069': { code: 'expired_card', declineCode: null, message: 'The card has expired.' },
+  '0119': { code: 'processing_error', declineCode: null, message: 'An error occurred while processing the card. Try again.' },
+} as const satisfies Record<string, PaymentError>;
+
+/** Approved when authorized, then every capture of it fails. */
+export const CAPTURE_FAILS_LAST_FOUR = '0259';
+
+export const CAPTURE_FAILED: PaymentError = {
+  code: 'capture_failed',
+  declineCode: null,
+  message: 'The processor could not capture this authorization.',
+};
+
+const EXPIRED = SANDBOX_CARDS['0069'];
+
+/** A processing error is the processor's fault, not the card's: the other codes are declines. */
+export function isProcessingError(error: PaymentError): boolean {
+  return error.code === SANDBOX_CARDS['0119'].code;
+}
+
+/** Whether the card's expiry month has passed at `now` (a card is good through its month's last day). */
+export function hasExpired(expiry: ProcessorCard['expiry'], now: Date): boolean {
+  const expiryMonth = Number(expiry.year) * 12 + Number(expiry.month) - 1;
+  return expiryMonth < now.getUTCFullYear() * 12 + now.getUTCMonth();
+}
+
+/** The sandbox's verdict on authorizing `card` at `now`: undefined is approved. */
+export function sandboxDecline(card: ProcessorCard, now: Date): PaymentError | undefined {
+  const byNumber = (SANDBOX_CARDS as Record<string, PaymentError>)[card.lastFour];
+  if (byNumber !== undefined) return byNumber;
+  return hasExpired(card.expiry, now) ? EXPIRED : undefined;
+}

@@ -1,0 +1,140 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Knex } from 'knex';
+import type {
+  AuthorizeOutcome,
+  AuthorizeRequest,
+  CaptureOutcome,
+  CaptureRequest,
+  PaymentError,
+  PaymentProcessor,
+  VoidOutcome,
+  VoidRequest,
+} from './payment-processor';
+import { CAPTURE_FAILED, CAPTURE_FAILS_LAST_FOUR, isProcessingError, sandboxDecline } from './sandbox-cards';
+
+export interface SandboxSettings {
+  /** SANDBOX_LATENCY_MS: how long each answer takes, after it is decided (so a crash can fall between the two). */
+  latencyMs: number;
+}
+
+const TABLE = 'sandbox_processor_operations';
+
+type Operation = 'authorize' | 'capture' | 'void';
+type AuthorizationState = 'authorized' | 'captured' | 'voided';
+
+const NO_AUTHORIZATION: PaymentError = { code: 'authorization_not_found', declineCode: null, message: 'The processor holds no approved authorization by this reference.' };
+const VOIDED: PaymentError = { code: 'authorization_voided', declineCode: null, message: 'The authorization was voided and can no longer be captured.' };
+
+/**
+ * A processor for development and tests that behaves like one: it decides by
+ * the card's last four digits (sandbox-cards.ts), keeps what it answered for
+ * each idempotency key and an authorization's state (authorized, captured,
+ * voided) in its own table, so that a key asked again replays its answer,
+ * a voided authorization cannot be captured and a captured one cannot be
+ * voided, across processes and replicas. Stripe's test mode does the same;
+ * stripe-mock does not (it is stateless by choice), which is why this one is
+ * not a mock. The reference of an authorization is its idempotency key.
+ */
+export class SandboxProcessor implements PaymentProcessor {
+  readonly name = 'sandbox';
+
+  constructor(
+    private readonly db: Knex,
+    private readonly settings: SandboxSettings,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
+    const decline = sandboxDecline(request.card, this.now());
+    const captureFails = request.card.lastFour === CAPTURE_FAILS_LAST_FOUR;
+    const outcome: AuthorizeOutcome =
+      decline !== undefined
+        ? { status: isProcessingError(decline) ? 'failed' : 'declined', error: decline }
+        : request.capture && captureFails
+          ? { status: 'failed', error: CAPTURE_FAILED }
+          : { status: 'approved', reference: request.idempotencyKey, captured: request.capture };
+    const state: AuthorizationState | null = outcome.status !== 'approved' ? null : request.capture ? 'captured' : 'authorized';
+    const answered = await this.remember(request, 'authorize', outcome, { state, captureFails, capturedAmount: request.capture ? request.amount : null });
+    await this.answerAfterLatency();
+    return answered;
+  }
+
+  async capture(request: CaptureRequest): Promise<CaptureOutcome> {
+    const replayed = await this.replay<CaptureOutcome>(request);
+    if (replayed !== undefined) return this.answerAfterLatency(replayed);
+    const authorization = await this.authorization(request);
+    let outcome: CaptureOutcome;
+    if (authorization === undefined) outcome = { status: 'failed', error: NO_AUTHORIZATION };
+    else if (authorization.capture_fails) outcome = { status: 'failed', error: CAPTURE_FAILED };
+    else {
+      const moved = await this.moveAuthorization(request, 'captured', request.amount);
+      outcome = moved || authorization.state === 'captured' ? { status: 'captured', amount: request.amount } : { status: 'failed', error: VOIDED };
+    }
+    return this.answerAfterLatency(await this.remember(request, 'capture', outcome));
+  }
+
+  async void(request: VoidRequest): Promise<VoidOutcome> {
+    const replayed = await this.replay<VoidOutcome>(request);
+    if (replayed !== undefined) return this.answerAfterLatency(replayed);
+    const moved = await this.moveAuthorization(request, 'voided', null);
+    const authorization = moved ? undefined : await this.authorization(request);
+    const outcome: VoidOutcome =
+      authorization?.state === 'captured' ? { status: 'already_captured', amount: authorization.captured_amount ?? 0 } : { status: 'voided' };
+    return this.answerAfterLatency(await this.remember(request, 'void', outcome));
+  }
+
+  private async answerAfterLatency<T>(answer?: T): Promise<T> {
+    if (this.settings.latencyMs > 0) await sleep(this.settings.latencyMs);
+    return answer as T;
+  }
+
+  private async replay<T>(request: { locationId: string; idempotencyKey: string }): Promise<T | undefined> {
+    const row = (await this.db(TABLE).select('outcome').where({ location_id: request.locationId, idempotency_key: request.idempotencyKey }).first()) as
+      | { outcome: T }
+      | undefined;
+    return row?.outcome;
+  }
+
+  private async authorization(request: { locationId: string; reference: string }) {
+    return (await this.db(TABLE)
+      .select('state', 'capture_fails', 'captured_amount')
+      .where({ location_id: request.locationId, idempotency_key: request.reference, operation: 'authorize' })
+      .whereNotNull('state')
+      .first()) as { state: AuthorizationState; capture_fails: boolean; captured_amount: number | null } | undefined;
+  }
+
+  /** Moves a live authorization on (to captured or voided); false when it is not live. */
+  private async moveAuthorization(request: { locationId: string; reference: string }, to: AuthorizationState, capturedAmount: number | null) {
+    const moved = await this.db(TABLE)
+      .where({ location_id: request.locationId, idempotency_key: request.reference, operation: 'authorize', state: 'authorized' })
+      .update({ state: to, captured_amount: capturedAmount });
+    return moved === 1;
+  }
+
+  /**
+   * Stores the answer for the key unless one is stored already, and answers
+   * the stored one: two requests racing with one key get one answer.
+   */
+  private async remember<T>(
+    request: { locationId: string; idempotencyKey: string; amount?: number },
+    operation: Operation,
+    outcome: T,
+    authorization: { state: AuthorizationState | null; captureFails: boolean; capturedAmount: number | null } = { state: null, captureFails: false, capturedAmount: null },
+  ): Promise<T> {
+    const inserted = (await this.db(TABLE)
+      .insert({
+        location_id: request.locationId,
+        idempotency_key: request.idempotencyKey,
+        operation,
+        amount: request.amount ?? null,
+        outcome: JSON.stringify(outcome),
+        state: authorization.state,
+        capture_fails: authorization.captureFails,
+        captured_amount: authorization.capturedAmount,
+      })
+      .onConflict(['location_id', 'idempotency_key'])
+      .ignore()
+      .returning('outcome')) as Array<{ outcome: T }>;
+    return inserted[0]?.outcome ?? ((await this.replay<T>(request)) as T);
+  }
+}

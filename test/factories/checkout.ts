@@ -1,0 +1,69 @@
+import request from 'supertest';
+import type { PaymentIntent } from '../../src/payment-intents/payment-intents.schemas';
+import type { TestApp } from '../support/test-app';
+import { cardInput, createCustomer, saveCard } from './customers';
+
+export interface Checkout {
+  customerId: string;
+  cardId: string;
+  intent: PaymentIntent;
+}
+
+/**
+ * A customer with one saved card ending in `lastFour` (the sandbox decides by
+ * it) and an intent for them, not yet confirmed.
+ */
+export async function checkoutWith(
+  testApp: TestApp,
+  location: string,
+  options: { lastFour?: string; captureMethod?: 'MANUAL' | 'AUTOMATIC'; amount?: number } = {},
+): Promise<Checkout> {
+  const customerId = (await createCustomer(testApp, location)).id;
+  const base = cardInput() as { card: Record<string, unknown> };
+  const card = await saveCard(testApp, location, customerId, { ...base, card: { ...base.card, lastFour: options.lastFour ?? '4242' } });
+  const intent = await request(testApp.app)
+    .post('/v1/payment-intents')
+    .set(testApp.as(location))
+    .send({
+      amount: options.amount ?? 1250,
+      currency: 'USD',
+      externalReferenceId: `order-${card.id.slice(-6)}`,
+      customerId,
+      captureMethod: options.captureMethod ?? 'MANUAL',
+    })
+    .expect(201);
+  return { customerId, cardId: card.id, intent: intent.body as PaymentIntent };
+}
+
+export function confirm(testApp: TestApp, location: string, intentId: string, body: object = {}): request.Test {
+  return request(testApp.app).post(`/v1/payment-intents/${intentId}/confirm`).set(testApp.as(location)).send(body);
+}
+
+export function capture(testApp: TestApp, location: string, intentId: string, body: object = {}): request.Test {
+  return request(testApp.app).post(`/v1/payment-intents/${intentId}/capture`).set(testApp.as(location)).send(body);
+}
+
+export function cancel(testApp: TestApp, location: string, intentId: string, body: object = {}): request.Test {
+  return request(testApp.app).post(`/v1/payment-intents/${intentId}/cancel`).set(testApp.as(location)).send(body);
+}
+
+/** The intent's events, oldest first: type and `previous`. */
+export async function intentEvents(testApp: TestApp, location: string, intentId: string): Promise<Array<{ type: string; previous: unknown; object: Record<string, unknown> }>> {
+  const rows = (await testApp.db
+    .knex('events')
+    .select('type', 'data')
+    .where({ location_id: location })
+    .whereRaw("data->'object'->>'id' = ?", [intentId])
+    .orderBy('id')) as Array<{ type: string; data: { previous: unknown; object: Record<string, unknown> } }>;
+  return rows.map(({ type, data }) => ({ type, previous: data.previous, object: data.object }));
+}
+
+/** What the sandbox processor holds for the intent: one row per idempotency key it answered. */
+export async function sandboxOperations(testApp: TestApp, location: string, intentId: string): Promise<Array<{ operation: string; idempotency_key: string; state: string | null }>> {
+  return (await testApp.db
+    .knex('sandbox_processor_operations')
+    .select('operation', 'idempotency_key', 'state')
+    .where({ location_id: location })
+    .whereLike('idempotency_key', `${intentId}:%`)
+    .orderBy('created_at')) as Array<{ operation: string; idempotency_key: string; state: string | null }>;
+}
