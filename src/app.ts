@@ -57,7 +57,7 @@ export interface AppSettings {
   sessionSecretTtlSeconds: number;
   /** Saved cards a customer may hold (MAX_CARDS_PER_CUSTOMER); the documented 50 when omitted. */
   maxCardsPerCustomer?: number;
-  /** Origins allowed to make the browser-side reads (CORS). */
+  /** Origins allowed to call the browser-side operations (CORS). */
   corsAllowedOrigins: readonly string[];
   /** Express's `trust proxy` (config's TRUST_PROXY); the socket's peer when omitted. */
   trustProxy?: boolean | number | string[];

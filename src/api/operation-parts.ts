@@ -82,7 +82,7 @@ export const RATE_LIMIT_HEADERS = z.object({
 });
 
 /**
- * The browser-side reads: a token with only simplified-payments-integration:read
+ * The browser-side operations (the reads, and the confirm): a token with only simplified-payments-integration:read
  * must bring a live session secret; a token with the operation's full scope may.
  */
 export const locationAndSessionSecretHeaders = locationHeaders.extend({

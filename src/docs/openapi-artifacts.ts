@@ -5,6 +5,7 @@ import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { API_OPERATIONS } from '../api-operations';
 import { scopeTable } from '../api/scope-table';
+import { paymentIntentLifecycle } from '../payment-intents/payment-intent-lifecycle';
 import { buildOpenApiDocument, inReadingOrder } from './openapi-document';
 import { documentYaml, GENERATED_NOTICE } from './openapi-yaml';
 
@@ -17,16 +18,31 @@ export const ARTIFACT_PATHS = {
   readme: path.join(ROOT, 'README.md'),
 } as const;
 
-/** Where README's scope table starts and ends: the lines between are rendered from the operations. */
-const SCOPE_TABLE_START = '<!-- scope table: generated from the operations by `npm run openapi`; edit the declarations, not these lines -->';
-const SCOPE_TABLE_END = '<!-- end of the scope table -->';
+/**
+ * README's parts rendered from the code, each between its two markers: the
+ * scope table from the operations, the status table from payment-intent-status.ts.
+ */
+const GENERATED_README_PARTS = [
+  {
+    start: '<!-- scope table: generated from the operations by `npm run openapi`; edit the declarations, not these lines -->',
+    end: '<!-- end of the scope table -->',
+    render: () => scopeTable(inReadingOrder(API_OPERATIONS)),
+  },
+  {
+    start: '<!-- status table: generated from payment-intent-status.ts by `npm run openapi`; edit the table there, not these lines -->',
+    end: '<!-- end of the status table -->',
+    render: paymentIntentLifecycle,
+  },
+];
 
-/** README with its scope table rendered afresh. */
-function readmeWithScopeTable(readme: string): string {
-  const start = readme.indexOf(SCOPE_TABLE_START);
-  const end = readme.indexOf(SCOPE_TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the scope table's markers: ${SCOPE_TABLE_START} … ${SCOPE_TABLE_END}`);
-  return `${readme.slice(0, start + SCOPE_TABLE_START.length)}\n${scopeTable(inReadingOrder(API_OPERATIONS))}\n${readme.slice(end)}`;
+/** README with its generated parts rendered afresh. */
+function readmeWithGeneratedParts(readme: string): string {
+  return GENERATED_README_PARTS.reduce((text, part) => {
+    const start = text.indexOf(part.start);
+    const end = text.indexOf(part.end);
+    if (start < 0 || end < start) throw new Error(`README.md lacks the markers: ${part.start} … ${part.end}`);
+    return `${text.slice(0, start + part.start.length)}\n${part.render()}\n${text.slice(end)}`;
+  }, readme);
 }
 
 /** TypeScript types of every path and schema, for the openapi-fetch client. */
@@ -40,7 +56,7 @@ export async function renderArtifacts(): Promise<Record<keyof typeof ARTIFACT_PA
   return {
     document: documentYaml(document),
     clientTypes: await clientTypes(document),
-    readme: readmeWithScopeTable(await readFile(ARTIFACT_PATHS.readme, 'utf8')),
+    readme: readmeWithGeneratedParts(await readFile(ARTIFACT_PATHS.readme, 'utf8')),
   };
 }
 

@@ -56,8 +56,8 @@ ${scopeTable(inReadingOrder(API_OPERATIONS))}
 
 A token without the scope: 403 (code 4031) with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"\`. A token whose \`locations\` do not include the request's location: 403 (code 4032). Checks run in this order: token (401), location header (400), location entitlement (403), scope (403), then the request itself; a refused request changes nothing.
 
-## The browser-side read
-A checkout page in the browser must not hold a server credential. The backend creates a payment intent for the customer and passes its \`sessionSecret\` to the page; the page calls the card and default reads (and the intent read) with a token holding only \`simplified-payments-integration:read\` plus the header \`Platform-Session-Secret\`. The secret is valid only for its intent's customer, only in its location, and only while the intent is live (not SUCCEEDED or CANCELED, younger than 24 hours by default). CORS is allowed on these reads for configured origins only.
+## The browser side of a checkout
+A checkout page in the browser must not hold a server credential. The backend creates a payment intent for the customer and passes its \`sessionSecret\` to the page; the page calls the card and default reads (and the intent read), and confirms the intent with one of the cards, with a token holding only \`simplified-payments-integration:read\` plus the header \`Platform-Session-Secret\`. The secret is valid only for its intent's customer, only in its location, and only while the intent is live (not SUCCEEDED or CANCELED, younger than 24 hours by default). The backend captures. CORS is allowed on these operations for configured origins only.
 
 ## Payment intent lifecycle
 ${paymentIntentLifecycle()}`;

@@ -7,7 +7,7 @@ import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import type { WriteContext } from '../platform/http/request-context';
 import type { Logger } from '../platform/logger';
-import { moveIntent, refuseUnless, serviceContext, type ChangeContext } from './payment-intent-moves';
+import { moveIntent, notTheCustomersCard, refuseUnless, serviceContext, type ChangeContext } from './payment-intent-moves';
 import { UNPAID_STATUSES } from './payment-intent-status';
 import {
   dueAuthorizations,
@@ -67,7 +67,7 @@ export class CheckoutService {
       }
       const card = intent.customerId === null ? undefined : await lockPaymentMethod(trx, write.locationId, intent.customerId, cardId);
       if (card === undefined) {
-        throw new DomainError('PAYMENT_METHOD_NOT_FOUND', { fieldName: 'paymentMethodId', message: "The payment method is not a saved card of the payment intent's customer." });
+        throw notTheCustomersCard();
       }
       const payment: LatestPayment = {
         id: uuidv7(),

@@ -23,6 +23,11 @@ export function refuseUnless(operation: IntentOperation, status: PaymentIntentSt
   throw new DomainError('PAYMENT_INTENT_STATUS_CONFLICT', { message: `The payment intent is ${status} and cannot be ${PAST_TENSE[operation]}.` });
 }
 
+/** 404 naming `paymentMethodId`: only a saved card of the intent's customer can be attached to it or pay it. */
+export function notTheCustomersCard(): DomainError {
+  return new DomainError('PAYMENT_METHOD_NOT_FOUND', { fieldName: 'paymentMethodId', message: "The payment method is not a saved card of the payment intent's customer." });
+}
+
 const INTERNAL_FIELDS: ReadonlySet<keyof IntentChanges> = new Set(['paymentAttempts', 'processorReference', 'captureBefore']);
 
 /** The fields a move changed as they were, as the API names them (an event's `previous`): unchanged and internal ones left out. */

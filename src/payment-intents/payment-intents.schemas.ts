@@ -3,7 +3,7 @@ import { int32 } from '../platform/validation/int32';
 import { pageQuery } from '../platform/validation/page-query';
 import { identifierText, uuidValue } from '../platform/validation/text.schemas';
 import { PAYMENT_INTENT_STATUSES } from './payment-intent-status';
-import { CANCELLATION_REASONS, PAYMENT_STATUSES, type PaymentIntentRecord } from './payment-intents.repository';
+import { CANCELLATION_REASONS, PAYMENT_STATUSES, type LatestPayment, type PaymentIntentRecord } from './payment-intents.repository';
 
 export const CAPTURE_METHODS = ['MANUAL', 'AUTOMATIC'] as const;
 export const STANDING_INSTRUCTION_TYPES = ['INSTALLMENT', 'RECURRING', 'UNSCHEDULED'] as const;
@@ -181,6 +181,18 @@ export const paymentIntentSchema = z
 
 export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
 
+/** Rebuilt in the schema's order: jsonb, where it is kept, orders keys its own way. */
+function toPayment(payment: LatestPayment): LatestPayment {
+  const { card } = payment;
+  return {
+    id: payment.id,
+    status: payment.status,
+    amount: payment.amount,
+    createdAt: payment.createdAt,
+    card: { brand: card.brand, lastFour: card.lastFour, expiry: { month: card.expiry.month, year: card.expiry.year } },
+  };
+}
+
 export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
   return {
     id: intent.id,
@@ -198,10 +210,13 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
       intent.paymentMethodConfigurationId === null ? null : { id: intent.paymentMethodConfigurationId },
     standingInstructionType: intent.standingInstructionType,
     offSession: intent.offSession,
-    latestPayment: intent.latestPayment,
+    latestPayment: intent.latestPayment === null ? null : toPayment(intent.latestPayment),
     mandateId: intent.mandateId,
     paymentMethodId: intent.paymentMethodId,
-    lastPaymentError: intent.lastPaymentError,
+    lastPaymentError:
+      intent.lastPaymentError === null
+        ? null
+        : { code: intent.lastPaymentError.code, declineCode: intent.lastPaymentError.declineCode, message: intent.lastPaymentError.message },
     cancellationReason: intent.cancellationReason,
   };
 }

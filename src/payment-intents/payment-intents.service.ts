@@ -7,7 +7,7 @@ import { DomainError } from '../platform/errors/domain-error';
 import type { WriteContext } from '../platform/http/request-context';
 import { customerExists } from '../customers/customers.repository';
 import { lockPaymentMethod } from '../payment-methods/payment-methods.repository';
-import { moveIntent, refuseUnless } from './payment-intent-moves';
+import { moveIntent, notTheCustomersCard, refuseUnless } from './payment-intent-moves';
 import { FINAL_STATUSES } from './payment-intent-status';
 import {
   findPaymentIntent,
@@ -52,20 +52,20 @@ export class PaymentIntentsService {
     return inTransaction(write.db, async (trx) => {
       const created = await insertPaymentIntent(trx, {
         locationId,
-      id,
-      externalReferenceId: input.externalReferenceId,
-      customerId: input.customerId ?? null,
-      amount: input.amount,
-      currency: input.currency,
-      captureMethod: input.captureMethod,
-      status: 'REQUIRES_PAYMENT_METHOD',
-      email: input.email ?? null,
-      tip: input.amountDetails?.tip ?? 0,
-      paymentMethodConfigurationId: input.paymentMethodConfigurationId ?? null,
-      standingInstructionType: input.standingInstructionType ?? null,
-      offSession: input.offSession,
-      mandateId: input.mandateId ?? null,
-      sessionSecret: newSessionSecret(id),
+        id,
+        externalReferenceId: input.externalReferenceId,
+        customerId: input.customerId ?? null,
+        amount: input.amount,
+        currency: input.currency,
+        captureMethod: input.captureMethod,
+        status: 'REQUIRES_PAYMENT_METHOD',
+        email: input.email ?? null,
+        tip: input.amountDetails?.tip ?? 0,
+        paymentMethodConfigurationId: input.paymentMethodConfigurationId ?? null,
+        standingInstructionType: input.standingInstructionType ?? null,
+        offSession: input.offSession,
+        mandateId: input.mandateId ?? null,
+        sessionSecret: newSessionSecret(id),
       });
       if (created === undefined) throw new DomainError('CUSTOMER_NOT_FOUND', { fieldName: 'customerId' });
       await recordChanges(trx, write, [
@@ -117,7 +117,7 @@ export class PaymentIntentsService {
       // Another customer: the card attached was the last one's.
       if (customerId !== intent.customerId && input.paymentMethodId === undefined) wanted.paymentMethodId = null;
       if (input.paymentMethodId != null && (customerId === null || (await lockPaymentMethod(trx, locationId, customerId, input.paymentMethodId)) === undefined)) {
-        throw new DomainError('PAYMENT_METHOD_NOT_FOUND', { fieldName: 'paymentMethodId', message: "The payment method is not a saved card of the payment intent's customer." });
+        throw notTheCustomersCard();
       }
       const paymentMethodId = wanted.paymentMethodId === undefined ? intent.paymentMethodId : wanted.paymentMethodId;
       wanted.status = paymentMethodId === null ? 'REQUIRES_PAYMENT_METHOD' : 'REQUIRES_CONFIRMATION';

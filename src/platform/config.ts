@@ -130,7 +130,7 @@ const environmentSchema = z.object({
   MAX_CARDS_PER_CUSTOMER: z.coerce.number().int().min(1).max(MAX_CARDS_PER_CUSTOMER).default(MAX_CARDS_PER_CUSTOMER),
   /** How long a payment intent's session secret stays live. */
   SESSION_SECRET_TTL_SECONDS: positiveInt.default(86_400),
-  /** Origins allowed to call the browser-side reads (CORS), comma-separated; none by default. */
+  /** Origins allowed to call the browser-side operations (the reads, the confirm) over CORS, comma-separated; none by default. */
   CORS_ALLOWED_ORIGINS: z
     .string()
     .default('')

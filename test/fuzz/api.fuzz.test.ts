@@ -84,6 +84,11 @@ const validIntent = fc.record({
   externalReferenceId: fc.constantFrom('order-1', 'order-2'),
 });
 
+const validIntentUpdate = fc.record(
+  { amount: fc.integer({ min: 1, max: 5000 }), email: fc.constantFrom<unknown>('a@example.com', null), externalReferenceId: fc.constantFrom('order-1', 'order-3') },
+  { requiredKeys: [] },
+);
+
 type Step =
   | { op: 'createCustomer'; body: unknown }
   | { op: 'findCustomers'; reference: string }
@@ -101,6 +106,10 @@ type Step =
   | { op: 'createIntent'; body: unknown; customer: IdPick | null }
   | { op: 'getIntent'; intent: IdPick }
   | { op: 'cancelIntent'; intent: IdPick }
+  | { op: 'updateIntent'; intent: IdPick; card: IdPick | null; body: unknown }
+  | { op: 'confirmIntent'; intent: IdPick; card: IdPick | null }
+  | { op: 'captureIntent'; intent: IdPick; amount: number | null }
+  | { op: 'listIntents'; status: string | null }
   | { op: 'listEvents'; type: string | null; customer: IdPick | null }
   | { op: 'customerEvents'; customer: IdPick };
 
@@ -126,6 +135,10 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('createIntent' as const), body: bodyArbitrary(validIntent), customer: fc.option(idPick, { nil: null }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('getIntent' as const), intent: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('cancelIntent' as const), intent: idPick }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('updateIntent' as const), intent: idPick, card: fc.option(idPick, { nil: null }), body: bodyArbitrary(validIntentUpdate) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('confirmIntent' as const), intent: idPick, card: fc.option(idPick, { nil: null }) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('captureIntent' as const), intent: idPick, amount: fc.option(fc.integer({ min: -1, max: 200 }), { nil: null }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('listIntents' as const), status: fc.option(fc.constantFrom('REQUIRES_CAPTURE', 'SUCCEEDED', 'PAID'), { nil: null }) }) },
   { weight: 1, arbitrary: fc.record({
     op: fc.constant('listEvents' as const),
     type: fc.option(fc.constantFrom('customer.created', 'payment_method.*', 'default_payment_method.set', 'card.*', ''), { nil: null }),
@@ -222,6 +235,23 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
       return app.get(`/v1/payment-intents/${pickId(step.intent, known.intents)}`).set(headers);
     case 'cancelIntent':
       return app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/cancel`).set(headers);
+    case 'updateIntent': {
+      const isObject = step.body !== null && typeof step.body === 'object' && !Array.isArray(step.body);
+      const body = isObject && step.card !== null ? { ...(step.body as object), paymentMethodId: pickId(step.card, known.cards) } : step.body;
+      return json(app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}`).set(headers), body);
+    }
+    case 'confirmIntent':
+      return json(
+        app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/confirm`).set(headers),
+        step.card === null ? {} : { paymentMethodId: pickId(step.card, known.cards) },
+      );
+    case 'captureIntent':
+      return json(app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/capture`).set(headers), step.amount === null ? {} : { amountToCapture: step.amount });
+    case 'listIntents':
+      return app
+        .get('/v1/payment-intents')
+        .query({ limit: 100, ...(step.status === null ? {} : { status: step.status }) })
+        .set(headers);
     case 'listEvents':
       return app
         .get('/v1/events')
@@ -292,11 +322,33 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
     ...defaults.removed.map((row) => event(row, 'default_payment_method.removed')),
     ...defaults.kept.filter(([was, is]) => was.payment_method_id !== is.payment_method_id).map(([, row]) => event(row, 'default_payment_method.set')),
     ...intents.added.map((row) => `${row.location_id as string} payment_intent.created ${(row.customer_id as string | null) ?? 'none'}`),
-    ...intents.kept
-      .filter(([was, is]) => was.status !== is.status)
-      // Whose it was: an erasure cuts the intents it cancels from the customer.
-      .map(([was, is]) => `${is.location_id as string} payment_intent.${(is.status as string).toLowerCase()} ${(was.customer_id as string | null) ?? 'none'}`),
+    ...intents.kept.flatMap(([was, is]) => intentEventTypes(was, is, customers.removed).map((type) => `${is.location_id as string} ${type} ${(was.customer_id as string | null) ?? 'none'}`)),
   ].sort();
+}
+
+const INTENT_FIELDS = ['amount', 'tip', 'email', 'customer_id', 'external_reference_id', 'payment_method_id'] as const;
+
+/**
+ * The events one step's change to an intent must have recorded (whose: the
+ * customer it had, since an erasure cuts it). A confirm is seen by its new
+ * attempt: PROCESSING, then the processor's answer. An erasure's cut of the
+ * customer and e-mail records no update: its cancel, if any, is the event.
+ */
+function intentEventTypes(was: Row, is: Row, erased: Row[]): string[] {
+  if ((is.payment_attempts as number) > (was.payment_attempts as number)) {
+    const outcome: Record<string, string> = {
+      REQUIRES_CAPTURE: 'payment_intent.requires_capture',
+      SUCCEEDED: 'payment_intent.succeeded',
+      REQUIRES_PAYMENT_METHOD: 'payment_intent.payment_failed',
+    };
+    return ['payment_intent.processing', ...(outcome[is.status as string] === undefined ? [] : [outcome[is.status as string] as string])];
+  }
+  if (was.status !== is.status && (is.status === 'CANCELED' || is.status === 'SUCCEEDED')) return [`payment_intent.${(is.status as string).toLowerCase()}`];
+  const erasedNow = erased.some((customer) => customer.location_id === is.location_id && customer.id === was.customer_id);
+  const changed = INTENT_FIELDS.filter((field) => !(erasedNow && (field === 'customer_id' || field === 'email')) && JSON.stringify(was[field]) !== JSON.stringify(is[field]));
+  if (changed.length > 0 || was.status !== is.status) return ['payment_intent.updated'];
+  if (JSON.stringify(was.last_payment_error) !== JSON.stringify(is.last_payment_error)) return ['payment_intent.payment_failed'];
+  return [];
 }
 
 /** The events recorded since `before`, in the same form. */
@@ -332,7 +384,7 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
   // `results` is the length of the list it counts.
   const body = response.body as Record<string, unknown>;
   if (typeof body?.results === 'number') {
-    const list = (body.customers ?? body.paymentMethods ?? body.events) as unknown[];
+    const list = (body.customers ?? body.paymentMethods ?? body.events ?? body.paymentIntents) as unknown[];
     expect(body.results).toBe(list.length);
   }
 
@@ -392,6 +444,11 @@ function remember(step: Step, response: request.Response, known: Known): void {
  * one, canceling) rather than mostly aiming at ids that do not exist yet.
  */
 async function seed(known: Record<string, Known>): Promise<void> {
+  // Each sequence from empty tables: a snapshot per step then costs the same in the 500th sequence as in the first.
+  const { rows } = (await testApp.db.knex.raw("select tablename from pg_tables where schemaname = 'public' and tablename not like 'knex\\_%'")) as {
+    rows: Array<{ tablename: string }>;
+  };
+  await testApp.db.knex.raw(`truncate ${rows.map(({ tablename }) => `"${tablename}"`).join(', ')}`);
   for (const location of LOCATIONS) {
     const pool = known[location] as Known;
     const app = request(testApp.app);

@@ -89,6 +89,31 @@ describe('DELETE /v1/customers/{id}', () => {
     expect(updated?.data.previous).toEqual({ description: null });
   });
 
+  it('leaves an authorized intent to be captured or voided by its capture window, cut from the person; a paid one stays paid', async () => {
+    const location = newLocation();
+    const id = (await createCustomer(testApp, location)).id;
+    const card = await saveCard(testApp, location, id);
+    const intent = async () =>
+      (
+        await request(testApp.app)
+          .post('/v1/payment-intents')
+          .set(testApp.as(location))
+          .send({ amount: 700, currency: 'USD', externalReferenceId: 'order-served', customerId: id, email: 'pat@example.com' })
+          .expect(201)
+      ).body.id as string;
+    const [authorized, paid] = [await intent(), await intent()];
+    await request(testApp.app).post(`/v1/payment-intents/${authorized}/confirm`).set(testApp.as(location)).send({ paymentMethodId: card.id }).expect(200, /REQUIRES_CAPTURE/);
+    await request(testApp.app).post(`/v1/payment-intents/${paid}/confirm`).set(testApp.as(location)).send({ paymentMethodId: card.id }).expect(200);
+    await request(testApp.app).post(`/v1/payment-intents/${paid}/capture`).set(testApp.as(location)).expect(200, /SUCCEEDED/);
+
+    await request(testApp.app).delete(`/v1/customers/${id}`).set(testApp.as(location)).expect(200);
+    const read = async (intentId: string) => (await request(testApp.app).get(`/v1/payment-intents/${intentId}`).set(testApp.as(location)).expect(200)).body;
+    expect(await read(authorized)).toMatchObject({ status: 'REQUIRES_CAPTURE', customerId: null, email: null });
+    expect(await read(paid)).toMatchObject({ status: 'SUCCEEDED', customerId: null, email: null, latestPayment: { status: 'CAPTURED' } });
+    // The order was served: the authorization can still be captured.
+    await request(testApp.app).post(`/v1/payment-intents/${authorized}/capture`).set(testApp.as(location)).expect(200, /SUCCEEDED/);
+  });
+
   it("is a 404 for another location's customer or an unknown id, changing nothing", async () => {
     const location = newLocation();
     const customer = await createCustomer(testApp, location);

@@ -51,6 +51,10 @@ beforeAll(async () => {
     insert into events (location_id, id, type, customer_id, data)
     select 'location-' || n % 20, gen_random_uuid(), 'customer.created', gen_random_uuid(), '{}'
       from generate_series(1, ${Math.min(CUSTOMERS * 10, 100_000)}) n`);
+  // The sandbox processor's memory: an answer per confirm.
+  await db.knex.raw(`
+    insert into sandbox_processor_operations (location_id, idempotency_key, operation, amount, outcome, state)
+    select 'location-' || n % 20, gen_random_uuid() || ':1', 'authorize', 100, '{}', 'captured' from generate_series(1, ${CUSTOMERS}) n`);
   await db.knex.raw('analyze');
   testApp = await startTestApp({ database: db });
   db.knex.on('query', (query: { sql: string; bindings?: unknown[] }) => {
@@ -97,7 +101,21 @@ async function callEveryOperation(): Promise<void> {
     .get(`${customerPath}/payment-methods`)
     .set({ Authorization: `Bearer ${browserToken}`, [LOCATION_HEADER]: one.locationId, [SESSION_SECRET_HEADER]: intent.body.sessionSecret })
     .expect(200);
+  await api.post(`/v1/payment-intents/${intent.body.id}`).set(as).send({ email: 'plans@example.com', paymentMethodId: one.cardIds[0] }).expect(200);
   await api.post(`/v1/payment-intents/${intent.body.id}/cancel`).set(as).expect(200);
+  // A checkout: confirmed and captured; another confirmed and voided; the lists of intents; the two sweeps.
+  for (const end of ['capture', 'cancel']) {
+    const paid = await api.post('/v1/payment-intents').set(as).send({ amount: 900, currency: 'USD', externalReferenceId: 'order-plans', customerId: one.id }).expect(201);
+    await api.post(`/v1/payment-intents/${paid.body.id}/confirm`).set(as).send({ paymentMethodId: one.cardIds[1] }).expect(200, /REQUIRES_CAPTURE/);
+    await api.post(`/v1/payment-intents/${paid.body.id}/${end}`).set(as).send({}).expect(200);
+  }
+  await api.get('/v1/payment-intents?limit=5').set(as).expect(200);
+  await api.get(`/v1/payment-intents?limit=5&startingAfter=${intent.body.id}`).set(as).expect(200);
+  await api.get('/v1/payment-intents?status=SUCCEEDED').set(as).expect(200);
+  await api.get(`/v1/payment-intents?customerId=${one.id}`).set(as).expect(200);
+  await api.get('/v1/payment-intents?externalReferenceId=order-plans').set(as).expect(200);
+  await testApp.checkout.voidExpiredAuthorizations(db.knex);
+  await testApp.checkout.recoverProcessing(db.knex, 60);
   // The change log those calls wrote, read back.
   await api.get('/v1/events?limit=5').set(as).expect(200);
   await api.get(`${customerPath}/events?limit=5`).set(as).expect(200);
@@ -152,7 +170,7 @@ async function analyzedPlan(sql: string, bindings: unknown[]): Promise<PlanNode>
 
 describe('query plans on a seeded database', () => {
   it('captured the statements of every operation', () => {
-    const tables = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'idempotency_keys', 'rate_limits'];
+    const tables = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'idempotency_keys', 'rate_limits', 'sandbox_processor_operations'];
     for (const table of tables) expect([...statements.keys()].some((sql) => sql.includes(table))).toBe(true);
     expect(statements.size).toBeGreaterThanOrEqual(15);
   });

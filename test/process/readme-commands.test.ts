@@ -33,7 +33,7 @@ function shellCommandLines(): string[] {
 }
 
 /** Lines README's API-snippet test runs (test/process/readme-snippets.test.ts): shell variables, curl and its pipes. */
-const isApiSnippet = (line: string): boolean => /^(curl |[A-Z_]+=\$\(|[A-Z_]+=["'$a-z]|field\(\)|INTENT=|BASE=)/.test(line) || line.startsWith('| node -e') || line.startsWith('if (!a.token)') || line.startsWith('console.log(a.token');
+const isApiSnippet = (line: string): boolean => /^(curl |[A-Z_]+=\$\(|[A-Z_]+=\(-H |[A-Z_]+=["'$a-z]|field\(\)|INTENT=|BASE=)/.test(line) || line.startsWith('| node -e') || line.startsWith('if (!a.token)') || line.startsWith('console.log(a.token');
 
 /** Lines run word for word by a step of `.ci/run`, and where. */
 const RUN_BY_CI: Record<string, RegExp> = {

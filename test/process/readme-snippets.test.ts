@@ -11,8 +11,7 @@ import { eventually } from '../support/webhook-receiver';
 /**
  * README's API snippets, run as written against a started service, top to
  * bottom, in one shell: the quick start's login, the two token forms, then
- * every block of "Endpoints" and "Payment intents and the browser-side
- * read", each taking the ids it needs from the answers before it. Only the
+ * every block of "Endpoints" and "Payment intents: the checkout", each taking the ids it needs from the answers before it. Only the
  * service's address is rewritten (it listens on a free port here).
  */
 const ROOT = path.resolve(__dirname, '../..');
@@ -43,7 +42,7 @@ describe("README's API snippets", () => {
       quickStart,
       blocksOf('## Authentication')[0] ?? '',
       ...blocksOf('## Endpoints'),
-      ...blocksOf('## Payment intents and the browser-side read'),
+      ...blocksOf('## Payment intents: the checkout'),
       ...blocksOf('## Events and webhooks'),
     ]
       .join('\n')
@@ -57,12 +56,14 @@ describe("README's API snippets", () => {
     expect(stdout).toContain('"results":1,"customers":[{');
     expect(stdout).toContain('"contextName":"web-checkout"');
     expect(stdout).toContain('204');
-    // The browser side read the customer's cards with the session secret, before the cancel.
-    expect(stdout).toContain('"results":0,"paymentMethods":[]');
-    expect(stdout).toContain('"status":"CANCELED"');
+    // The browser side read the customer's card with the session secret and paid with it; the backend captured.
+    expect(stdout).toContain('"results":1,"paymentMethods":[{');
+    expect(stdout).toContain('"status":"REQUIRES_CAPTURE"');
+    expect(stdout).toMatch(/"status":"SUCCEEDED".*"latestPayment":\{[^}]*"status":"CAPTURED","amount":1250/);
+    expect(stdout).toMatch(/"results":1,"paymentIntents":\[\{/);
     // The customer's history, newest first, and the endpoint made with its secret.
     expect(stdout).toContain('"results":2,"events":[{');
-    expect(stdout).toContain('"type":"payment_intent.canceled"');
+    expect(stdout).toContain('"type":"payment_intent.succeeded"');
     expect(stdout).toMatch(/"results":0,"deliveries":\[\]|"deliveries":\[\{/);
   }, 90_000);
 
