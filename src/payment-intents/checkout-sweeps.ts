@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { poolIsBusy } from '../platform/db/pool-pressure';
 import { RepeatingTask } from '../platform/lifecycle/repeating-task';
 import type { Logger } from '../platform/logger';
 import type { CheckoutService } from './checkout.service';
@@ -8,8 +9,8 @@ export interface CheckoutSweepSettings {
   processingRecoverySeconds: number;
 }
 
-/** Often enough that an authorization is voided within 10 s of its capture window's end. */
-export const CAPTURE_WINDOW_SWEEP_MS = 2_000;
+/** Often enough that an authorization is voided within 10 s of its capture window's end, a skipped turn included. */
+export const CAPTURE_WINDOW_SWEEP_MS = 3_000;
 const PROCESSING_RECOVERY_SWEEP_MS = 15_000;
 
 /**
@@ -25,11 +26,19 @@ export function checkoutSweeps(
   logger: Logger,
   settings: CheckoutSweepSettings,
 ): { start(): void; stop(): Promise<void> } {
-  const captureWindow = new RepeatingTask(logger, 'authorizations past their capture window voided', CAPTURE_WINDOW_SWEEP_MS, () =>
-    checkout.voidExpiredAuthorizations(db),
+  // A turn is skipped while requests wait for a connection: the sweeps never take one a request needs.
+  const unlessBusy = (work: () => Promise<number>) => () => (poolIsBusy(db) ? Promise.resolve(0) : work());
+  const captureWindow = new RepeatingTask(
+    logger,
+    'authorizations past their capture window voided',
+    CAPTURE_WINDOW_SWEEP_MS,
+    unlessBusy(() => checkout.voidExpiredAuthorizations(db)),
   );
-  const recovery = new RepeatingTask(logger, 'payment intents left PROCESSING settled', PROCESSING_RECOVERY_SWEEP_MS, () =>
-    checkout.recoverProcessing(db, settings.processingRecoverySeconds),
+  const recovery = new RepeatingTask(
+    logger,
+    'payment intents left PROCESSING settled',
+    PROCESSING_RECOVERY_SWEEP_MS,
+    unlessBusy(() => checkout.recoverProcessing(db, settings.processingRecoverySeconds)),
   );
   return {
     start() {
