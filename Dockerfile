@@ -3,7 +3,8 @@
 # then `npm ci --omit=dev` into a clean copy and `node dist/src/server.js`),
 # since no Docker engine runs where this project is built and tested.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24, the Active LTS (.nvmrc pins the exact release CI tests on).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
