@@ -1,11 +1,13 @@
 import 'dotenv/config';
+// Before anything it instruments (express, pg, http) is loaded.
+import { tracing } from './platform/tracing/start-tracing';
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, register as globalRegistry } from 'prom-client';
 import { createApp } from './app';
 import { assembleAuth, authSettingsFrom, loadAuthMaterial } from './auth/auth';
 import { loadConfig, type Config } from './platform/config';
-import { databaseOptionsFrom, openDatabase } from './platform/db/database';
+import { databaseOptionsFrom, migrationDatabaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
 import { createHttpServer } from './platform/http/http-server';
 import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-keys.repository';
@@ -21,8 +23,9 @@ import { createLogger, type Logger } from './platform/logger';
 import { createMetrics } from './platform/metrics/metrics';
 import { createMetricsServer, registryCollector } from './platform/metrics/metrics.server';
 
+/** Applies pending migrations over a connection of their own, past the pooler when there is one. */
 async function migrate(config: Config, logger: Logger): Promise<void> {
-  const { knex } = openDatabase(databaseOptionsFrom(config, logger));
+  const { knex } = openDatabase({ ...migrationDatabaseOptionsFrom(config, logger), poolMax: 1, statementTimeoutMs: 0 });
   try {
     logger.info({ applied: await migrateToLatest(knex) }, 'migrations applied');
   } finally {
@@ -39,9 +42,10 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   const { keys, clients } = await loadAuthMaterial(config);
   const { knex, kind } = openDatabase(databaseOptionsFrom(config, logger));
   const auth = assembleAuth(keys, clients, authSettingsFrom(config), knex);
-  // A cluster's primary has migrated already.
+  // A cluster's primary has migrated already. Alone, the pool migrates, unless a pooler stands in its way.
   if (config.MIGRATE_ON_START && cluster.isPrimary) {
-    logger.info({ applied: await migrateToLatest(knex) }, 'migrations applied');
+    if (config.MIGRATIONS_DATABASE_URL === undefined) logger.info({ applied: await migrateToLatest(knex) }, 'migrations applied');
+    else await migrate(config, logger);
   }
   const readiness = new Readiness();
   // Cluster workers register on prom-client's global registry, which the
@@ -104,7 +108,8 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     alsoClose: metricsServer ? [metricsServer] : [],
-    background: dispatcher ? [dispatcher, sweeps] : [sweeps],
+    // Tracing last: it flushes the spans of what the others did.
+    background: [...(dispatcher ? [dispatcher] : []), sweeps, ...(tracing ? [tracing] : [])],
   });
   metricsServer?.listen(config.METRICS_PORT, config.HOST);
   server.listen(config.PORT, config.HOST, () => {

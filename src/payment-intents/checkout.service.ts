@@ -7,7 +7,7 @@ import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import type { WriteContext } from '../platform/http/request-context';
 import type { Logger } from '../platform/logger';
-import { moveIntent, notTheCustomersCard, refuseUnless, serviceContext, type ChangeContext } from './payment-intent-moves';
+import { moveIntent, notTheCustomersCard, refuseUnless, serviceContext, statusConflict, type ChangeContext } from './payment-intent-moves';
 import { UNPAID_STATUSES } from './payment-intent-status';
 import {
   dueAuthorizations,
@@ -106,6 +106,8 @@ export class CheckoutService {
         amount,
       }),
     );
+    // Voided first by a cancel (which records it) or the capture window: this capture lost.
+    if (outcome.status === 'voided') throw statusConflict('capture', 'CANCELED');
     const move =
       outcome.status === 'captured'
         ? {
@@ -124,9 +126,9 @@ export class CheckoutService {
     const intent = await this.find(write.db, write.locationId, id);
     refuseUnless('cancel', intent.status);
     if (intent.status === 'REQUIRES_CAPTURE') {
-      const voided = await this.voidAuthorization(write.db, write, intent, reason);
-      if (voided !== undefined && voided.status === 'CANCELED') return voided;
-      return this.refuseAsItNowStands(write.db, write.locationId, id, 'cancel');
+      // Captured first by a capture racing this cancel (which records it): this cancel lost.
+      const voided = await this.voidAuthorization(write.db, write, intent, reason, { recordCapture: false });
+      return voided ?? this.refuseAsItNowStands(write.db, write.locationId, id, 'cancel');
     }
     const canceled = await inTransaction(write.db, async (trx) => {
       // Locked, so that the event's `previous` is the status this cancel moved it from.
@@ -145,7 +147,8 @@ export class CheckoutService {
     let canceled = 0;
     for (const intent of await dueAuthorizations(db, SWEEP_BATCH)) {
       try {
-        const moved = await this.voidAuthorization(db, serviceContext(intent.locationId), intent, 'AUTOMATIC');
+        // A capture whose record was lost (its process died) is recorded here: the processor holds the money.
+        const moved = await this.voidAuthorization(db, serviceContext(intent.locationId), intent, 'AUTOMATIC', { recordCapture: true });
         if (moved?.status === 'CANCELED') canceled += 1;
       } catch (error) {
         this.logger.warn({ err: error, paymentIntentId: intent.id }, 'voiding an authorization past its capture window failed; will retry');
@@ -217,15 +220,18 @@ export class CheckoutService {
   }
 
   /**
-   * Voids the intent's authorization and records it CANCELED; if the
-   * processor says it was captured already (a crash between a capture and its
-   * record), records it SUCCEEDED instead. Undefined if another request moved it first.
+   * Voids the intent's authorization and records it CANCELED. If the
+   * processor says it was captured already, the capture is recorded (SUCCEEDED)
+   * only with `recordCapture` (the sweep, healing a capture whose record was
+   * lost); a cancel leaves that to the capture racing it and answers 409.
+   * Undefined if another request moved it first.
    */
   private async voidAuthorization(
     db: Knex,
     context: ChangeContext,
     intent: PaymentIntentRecord,
     reason: CancellationReason | null,
+    options: { recordCapture: boolean },
   ): Promise<PaymentIntentRecord | undefined> {
     const payment = intent.latestPayment as LatestPayment;
     const outcome = await this.ask(() =>
@@ -235,6 +241,7 @@ export class CheckoutService {
         reference: intent.processorReference as string,
       }),
     );
+    if (outcome.status === 'already_captured' && !options.recordCapture) throw statusConflict('cancel', 'SUCCEEDED');
     const move =
       outcome.status === 'voided'
         ? {

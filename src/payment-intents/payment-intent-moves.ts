@@ -17,10 +17,14 @@ export function serviceContext(locationId: string): ChangeContext {
 
 const PAST_TENSE: Record<IntentOperation, string> = { update: 'updated', confirm: 'confirmed', capture: 'captured', cancel: 'canceled' };
 
+/** 409 naming the status the intent is in, or is being moved to by the request that won a race. */
+export function statusConflict(operation: IntentOperation, status: PaymentIntentStatus): DomainError {
+  return new DomainError('PAYMENT_INTENT_STATUS_CONFLICT', { message: `The payment intent is ${status} and cannot be ${PAST_TENSE[operation]}.` });
+}
+
 /** 409 naming the status, unless the status table lets `operation` act in it. */
 export function refuseUnless(operation: IntentOperation, status: PaymentIntentStatus): void {
-  if (allows(operation, status)) return;
-  throw new DomainError('PAYMENT_INTENT_STATUS_CONFLICT', { message: `The payment intent is ${status} and cannot be ${PAST_TENSE[operation]}.` });
+  if (!allows(operation, status)) throw statusConflict(operation, status);
 }
 
 /** 404 naming `paymentMethodId`: only a saved card of the intent's customer can be attached to it or pay it. */

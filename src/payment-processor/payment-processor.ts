@@ -51,7 +51,8 @@ export interface CaptureRequest extends KeyedRequest {
   amount: number;
 }
 
-export type CaptureOutcome = { status: 'captured'; amount: number } | { status: 'failed'; error: PaymentError };
+/** `voided`: the authorization was voided first (a cancel racing the capture, or the capture window). */
+export type CaptureOutcome = { status: 'captured'; amount: number } | { status: 'voided' } | { status: 'failed'; error: PaymentError };
 
 export interface VoidRequest extends KeyedRequest {
   reference: string;

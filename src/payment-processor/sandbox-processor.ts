@@ -23,7 +23,6 @@ type Operation = 'authorize' | 'capture' | 'void';
 type AuthorizationState = 'authorized' | 'captured' | 'voided';
 
 const NO_AUTHORIZATION: PaymentError = { code: 'authorization_not_found', declineCode: null, message: 'The processor holds no approved authorization by this reference.' };
-const VOIDED: PaymentError = { code: 'authorization_voided', declineCode: null, message: 'The authorization was voided and can no longer be captured.' };
 
 /**
  * A processor for development and tests that behaves like one: it decides by
@@ -68,7 +67,9 @@ export class SandboxProcessor implements PaymentProcessor {
     else if (authorization.capture_fails) outcome = { status: 'failed', error: CAPTURE_FAILED };
     else {
       const moved = await this.moveAuthorization(request, 'captured', request.amount);
-      outcome = moved || authorization.state === 'captured' ? { status: 'captured', amount: request.amount } : { status: 'failed', error: VOIDED };
+      // Not moved: captured (by another key) or voided meanwhile, as it stands now.
+      const state = moved ? 'captured' : (await this.authorization(request))?.state;
+      outcome = state === 'captured' ? { status: 'captured', amount: request.amount } : { status: 'voided' };
     }
     return this.answerAfterLatency(await this.remember(request, 'capture', outcome));
   }

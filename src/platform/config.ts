@@ -65,6 +65,16 @@ const environmentSchema = z.object({
    */
   ALLOW_EMBEDDED_DATABASE: booleanFlag.default(false),
   MIGRATE_ON_START: booleanFlag.default(true),
+  /**
+   * What stands between the service and DATABASE_URL. `pgbouncer`: PgBouncer
+   * in transaction pooling mode, where a server connection is the service's
+   * for one transaction only: no named prepared statements, no session
+   * settings (statement_timeout goes on the database role instead), and
+   * migrations over MIGRATIONS_DATABASE_URL, past the pooler (README, PgBouncer).
+   */
+  DB_POOLER: z.enum(['none', 'pgbouncer']).default('none'),
+  /** The same database reached without the pooler: migrations' advisory lock needs a session of its own. DATABASE_URL when unset. */
+  MIGRATIONS_DATABASE_URL: z.string().url().optional(),
   DB_POOL_MAX: positiveInt.default(10),
   /** How long a request waits for a pooled connection before it is answered 503. */
   DB_ACQUIRE_TIMEOUT_MS: positiveInt.default(3000),
@@ -195,6 +205,14 @@ const environmentSchema = z.object({
   .refine((env) => env.WEB_CONCURRENCY === 1 || env.DATABASE_URL !== undefined, {
     message: 'more than one worker needs DATABASE_URL: the embedded database belongs to one process',
     path: ['WEB_CONCURRENCY'],
+  })
+  .refine((env) => env.DB_POOLER === 'none' || env.DATABASE_URL !== undefined, {
+    message: 'names the pooler in front of DATABASE_URL, which is not set',
+    path: ['DB_POOLER'],
+  })
+  .refine((env) => env.DB_POOLER === 'none' || !env.MIGRATE_ON_START || env.MIGRATIONS_DATABASE_URL !== undefined, {
+    message: "behind PgBouncer, migrations need MIGRATIONS_DATABASE_URL (the database past the pooler): their lock is a session's, which transaction pooling does not keep (or set MIGRATE_ON_START=false and run `npm run migrate` with it)",
+    path: ['MIGRATIONS_DATABASE_URL'],
   })
   .refine((env) => env.HTTP_HEADERS_TIMEOUT_MS <= env.HTTP_REQUEST_TIMEOUT_MS, {
     message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS',

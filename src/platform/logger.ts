@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import pino, { type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
@@ -37,6 +38,14 @@ export const REDACTED_PATHS = [
   ...REDACTED_ANYWHERE.filter((path) => path.startsWith('*.')).map((path) => path.slice(2)),
 ];
 
+/** `traceId` and `spanId` of the active span; nothing without one (tracing off: the API's no-op answers undefined). */
+function traceOfActiveSpan(): object {
+  const span = trace.getActiveSpan();
+  if (span === undefined) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { traceId, spanId };
+}
+
 /**
  * JSON lines on stdout. `pretty` (development at a terminal only) formats
  * them with pino-pretty, a development dependency that production never loads.
@@ -48,6 +57,8 @@ export function createLogger(options: { level: string; destination?: pino.Destin
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     formatters: { level: (label) => ({ level: label }) },
+    // The trace of the request being served, when tracing is on: a log line finds its spans.
+    mixin: traceOfActiveSpan,
   };
   if (options.destination) return pino(loggerOptions, options.destination);
   if (options.pretty) return pino({ ...loggerOptions, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } });

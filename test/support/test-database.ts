@@ -19,7 +19,10 @@ const POOL = { acquireTimeoutMs: 10_000, statementTimeoutMs: 10_000, logger: cre
 /**
  * A migrated database for one test file (`migrate: false`: an empty one). Without DATABASE_URL it is a PGlite
  * in memory; with it, a schema of its own on that server (so test files can
- * run in parallel), dropped again by close().
+ * run in parallel), dropped again by close(). With DB_POOLER=pgbouncer as
+ * well (DATABASE_URL then names PgBouncer, MIGRATIONS_DATABASE_URL the server
+ * past it), a database of its own instead, since a schema search path is a
+ * session setting that transaction pooling does not keep.
  */
 export async function openTestDatabase(options: { poolMax?: number; migrate?: boolean } = {}): Promise<TestDatabase> {
   const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -29,6 +32,7 @@ export async function openTestDatabase(options: { poolMax?: number; migrate?: bo
     await migrate(knex);
     return { knex, kind, close: () => knex.destroy() };
   }
+  if (process.env.DB_POOLER === 'pgbouncer') return openPooledTestDatabase(databaseUrl, options.poolMax ?? 10, migrate);
 
   const schema = `test_${randomBytes(6).toString('hex')}`;
   await withAdmin(databaseUrl, (admin) => admin.raw('create schema ??', [schema]));
@@ -40,6 +44,30 @@ export async function openTestDatabase(options: { poolMax?: number; migrate?: bo
     close: async () => {
       await knex.destroy();
       await withAdmin(databaseUrl, (admin) => admin.raw('drop schema ?? cascade', [schema]));
+    },
+  };
+}
+
+/** A database of its own on the server, migrated past the pooler and used through it. */
+async function openPooledTestDatabase(poolerUrl: string, poolMax: number, migrate: (knex: Knex) => Promise<unknown>): Promise<TestDatabase> {
+  const serverUrl = process.env.MIGRATIONS_DATABASE_URL;
+  if (serverUrl === undefined) throw new Error('DB_POOLER=pgbouncer needs MIGRATIONS_DATABASE_URL: the server past the pooler');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const on = (url: string) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
+  await withAdmin(serverUrl, (admin) => admin.raw(`create database ${name}`));
+  const direct = openDatabase({ databaseUrl: on(serverUrl), poolMax: 1, ...POOL }).knex;
+  try {
+    await migrate(direct);
+  } finally {
+    await direct.destroy();
+  }
+  const { knex, kind } = openDatabase({ databaseUrl: on(poolerUrl), behindPgBouncer: true, poolMax, ...POOL });
+  return {
+    knex,
+    kind,
+    close: async () => {
+      await knex.destroy();
+      await withAdmin(serverUrl, (admin) => admin.raw(`drop database if exists ${name} with (force)`));
     },
   };
 }

@@ -20,6 +20,13 @@ export interface DatabaseOptions {
   statementTimeoutMs: number;
   /** Schemas to search first; tests isolate each file in its own schema. */
   searchPath?: string[];
+  /**
+   * PgBouncer in transaction pooling mode stands in front of `databaseUrl`:
+   * statements run unnamed, and no session setting is sent at connect
+   * (PgBouncer 1.18 refuses an unknown startup parameter; it would not
+   * outlive the transaction anyway).
+   */
+  behindPgBouncer?: boolean;
   /** Where Knex's own warnings go (a lost connection, a failed acquire), as JSON lines; the service's format at warn when omitted. */
   logger?: Logger;
 }
@@ -38,7 +45,15 @@ export function databaseOptionsFrom(config: Config, logger?: Logger): DatabaseOp
     poolMax: config.DB_POOL_MAX,
     acquireTimeoutMs: config.DB_ACQUIRE_TIMEOUT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    behindPgBouncer: config.DB_POOLER === 'pgbouncer',
   };
+}
+
+/** Where migrations run: past the pooler when there is one (their advisory lock is a session's). */
+export function migrationDatabaseOptionsFrom(config: Config, logger?: Logger): DatabaseOptions {
+  const options = databaseOptionsFrom(config, logger);
+  if (config.MIGRATIONS_DATABASE_URL === undefined) return options;
+  return { ...options, databaseUrl: config.MIGRATIONS_DATABASE_URL, behindPgBouncer: false };
 }
 
 /**
@@ -62,13 +77,20 @@ function isReadyForQuery(connection: { readyForQuery?: boolean }): boolean {
   return connection.readyForQuery === true;
 }
 
-function postgresConfig(databaseUrl: string, options: DatabaseOptions): Knex.Config {
+/** Knex keeps `userParams` on its client's config, where runPrepared reads whether statements may be named. */
+type ConfigWithParams = Knex.Config & { userParams?: { namedStatements: boolean } };
+
+function postgresConfig(databaseUrl: string, options: DatabaseOptions): ConfigWithParams {
+  const pooled = options.behindPgBouncer === true;
   return {
     client: 'pg',
+    // Read by runPrepared (prepared-statement.ts).
+    userParams: { namedStatements: !pooled },
     connection: {
       connectionString: databaseUrl,
       application_name: 'customer-payment-profiles',
-      statement_timeout: options.statementTimeoutMs,
+      // Behind PgBouncer the role's own statement_timeout applies (README, PgBouncer).
+      ...(pooled ? {} : { statement_timeout: options.statementTimeoutMs }),
       query_timeout: options.statementTimeoutMs + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
       // A server that does not answer a connect attempt must not hold a request
       // for longer than the pool would wait anyway.

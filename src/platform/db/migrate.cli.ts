@@ -1,6 +1,6 @@
 import 'dotenv/config';
 import { loadConfig } from '../config';
-import { databaseOptionsFrom, openDatabase } from './database';
+import { migrationDatabaseOptionsFrom, openDatabase } from './database';
 import { migrateToLatest } from './migration-source';
 
 /**
@@ -10,8 +10,8 @@ import { migrateToLatest } from './migration-source';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  // One connection, and no statement time-out: a migration may rewrite a large table.
-  const { knex, kind } = openDatabase({ ...databaseOptionsFrom(config), poolMax: 1, statementTimeoutMs: 0 });
+  // One connection, past any pooler (MIGRATIONS_DATABASE_URL), and no statement time-out: a migration may rewrite a large table.
+  const { knex, kind } = openDatabase({ ...migrationDatabaseOptionsFrom(config), poolMax: 1, statementTimeoutMs: 0 });
   try {
     const applied = await migrateToLatest(knex);
     console.log(applied.length === 0 ? `${kind}: already up to date` : `${kind}: applied ${applied.join(', ')}`);

@@ -4,8 +4,10 @@ import type { Knex } from 'knex';
  * A hot query written once as SQL and run as a named prepared statement: the
  * server parses and plans it once per pooled connection instead of on every
  * request, and Knex's query builder and runner are skipped. On PGlite the
- * name is ignored and the SQL runs as it is. (Behind PgBouncer in transaction
- * mode, named statements need PgBouncer 1.21+ with max_prepared_statements set.)
+ * name is ignored and the SQL runs as it is. Behind PgBouncer in transaction
+ * mode (DB_POOLER=pgbouncer) the name is dropped: a named statement lives on
+ * one server connection, which the next transaction may not get (PgBouncer
+ * 1.21+ with max_prepared_statements could keep them; Debian's 1.18 cannot).
  */
 export interface PreparedStatement {
   readonly name: string;
@@ -38,6 +40,7 @@ export function preparedStatement(name: string, text: string): PreparedStatement
  * runs through here on PGlite and on PostgreSQL.
  */
 interface KnexClientParts {
+  config: { userParams?: { namedStatements?: boolean } };
   acquireConnection(): Promise<unknown>;
   releaseConnection(connection: unknown): Promise<void>;
   _query(connection: unknown, query: DriverQuery): Promise<{ response: { rows: unknown[] } }>;
@@ -49,7 +52,7 @@ interface DriverQuery {
   method: 'raw';
   sql: string;
   bindings: readonly Knex.RawBinding[];
-  options: { name: string };
+  options: { name?: string };
 }
 
 /**
@@ -64,12 +67,13 @@ export async function runPrepared<Row>(
   statement: PreparedStatement,
   bindings: readonly Knex.RawBinding[],
 ): Promise<Row[]> {
+  const client = db.client as KnexClientParts;
+  const options = client.config.userParams?.namedStatements === false ? {} : { name: statement.name };
   if (db.isTransaction === true) {
-    const result = (await db.raw(statement.text, bindings as Knex.RawBinding[]).options({ name: statement.name })) as { rows: Row[] };
+    const result = (await db.raw(statement.text, bindings as Knex.RawBinding[]).options(options)) as { rows: Row[] };
     return result.rows;
   }
-  const client = db.client as KnexClientParts;
-  const query: DriverQuery = { method: 'raw', sql: statement.positionalText, bindings, options: { name: statement.name } };
+  const query: DriverQuery = { method: 'raw', sql: statement.positionalText, bindings, options };
   if (client.listenerCount('query') > 0) client.emit('query', { ...query });
   const connection = await client.acquireConnection();
   try {

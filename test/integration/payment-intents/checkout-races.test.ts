@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { processorKeys } from '../../../src/payment-processor/payment-processor';
 import { SandboxProcessor } from '../../../src/payment-processor/sandbox-processor';
 import { cancel, capture, checkoutWith, confirm, intentEvents, sandboxOperations } from '../../factories/checkout';
 import { newLocation } from '../../factories/locations';
@@ -91,6 +92,49 @@ describe('capture, racing', () => {
     const [authorization] = await sandboxOperations(testApp, location, intent.id);
     expect(authorization?.state).toBe(final.status === 'SUCCEEDED' ? 'captured' : 'voided');
     expect(final.status).toBe(captured.status === 200 ? 'SUCCEEDED' : 'CANCELED');
+  });
+});
+
+describe('a capture and a cancel, each reaching the processor first while the other records', () => {
+  /** The processor's half of a request whose record has not landed yet: what a racing request finds there. */
+  const keysOf = (intentId: string) => ({ ...processorKeys(intentId, 1), reference: `${intentId}:1` });
+
+  it('a void first: the capture answers 409 naming CANCELED and records nothing; the cancel then records it', async () => {
+    const location = newLocation();
+    const { intent, cardId } = await checkoutWith(testApp, location);
+    await confirm(testApp, location, intent.id, { paymentMethodId: cardId }).expect(200);
+    const keys = keysOf(intent.id);
+    expect(await gated.void({ locationId: location, idempotencyKey: keys.void, reference: keys.reference })).toEqual({ status: 'voided' });
+    await capture(testApp, location, intent.id).expect(409, /CANCELED and cannot be captured/);
+    expect((await read(location, intent.id)).status).toBe('REQUIRES_CAPTURE');
+    expect(await types(location, intent.id)).not.toContain('payment_intent.payment_failed');
+    const canceled = await cancel(testApp, location, intent.id).expect(200);
+    expect(canceled.body).toMatchObject({ status: 'CANCELED', latestPayment: { status: 'VOIDED' } });
+  });
+
+  it('a capture first: the cancel answers 409 naming SUCCEEDED and records nothing; the capture then records it', async () => {
+    const location = newLocation();
+    const { intent, cardId } = await checkoutWith(testApp, location);
+    await confirm(testApp, location, intent.id, { paymentMethodId: cardId }).expect(200);
+    const keys = keysOf(intent.id);
+    expect(await gated.capture({ locationId: location, idempotencyKey: keys.capture, reference: keys.reference, amount: 1250 })).toEqual({ status: 'captured', amount: 1250 });
+    await cancel(testApp, location, intent.id).expect(409, /SUCCEEDED and cannot be canceled/);
+    expect((await read(location, intent.id)).status).toBe('REQUIRES_CAPTURE');
+    const captured = await capture(testApp, location, intent.id).expect(200);
+    expect(captured.body).toMatchObject({ status: 'SUCCEEDED', latestPayment: { status: 'CAPTURED', amount: 1250 } });
+    expect((await types(location, intent.id)).filter((type) => type === 'payment_intent.succeeded')).toHaveLength(1);
+  });
+
+  it('a capture whose record was lost is recorded by the capture window: the processor holds the money, so SUCCEEDED', async () => {
+    const location = newLocation();
+    const { intent, cardId } = await checkoutWith(testApp, location);
+    await confirm(testApp, location, intent.id, { paymentMethodId: cardId }).expect(200);
+    const keys = keysOf(intent.id);
+    await gated.capture({ locationId: location, idempotencyKey: keys.capture, reference: keys.reference, amount: 1250 });
+    await testApp.db.knex('payment_intents').where({ location_id: location, id: intent.id }).update({ capture_before: testApp.db.knex.raw("now() - interval '1 second'") });
+    await testApp.checkout.voidExpiredAuthorizations(testApp.db.knex);
+    expect(await read(location, intent.id)).toMatchObject({ status: 'SUCCEEDED', cancellationReason: null, latestPayment: { status: 'CAPTURED', amount: 1250 } });
+    expect((await types(location, intent.id)).at(-1)).toBe('payment_intent.succeeded');
   });
 });
 

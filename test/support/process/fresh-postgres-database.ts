@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
 /**
- * The PostgreSQL server multi-process tests use: the one DATABASE_URL names,
- * else the local server. Several processes cannot share the embedded PGlite,
- * so these tests need a server even in the PGlite suite.
+ * The PostgreSQL server multi-process tests use: the one DATABASE_URL names
+ * (the server past the pooler, MIGRATIONS_DATABASE_URL, when the suite runs
+ * through PgBouncer: the processes they start are not told of it), else the
+ * local server. Several processes cannot share the embedded PGlite, so these
+ * tests need a server even in the PGlite suite.
  */
-const SERVER_URL = process.env.DATABASE_URL || process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const SERVER_URL =
+  process.env.MIGRATIONS_DATABASE_URL || process.env.DATABASE_URL || process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface FreshDatabase {
   url: string;
