@@ -146,6 +146,22 @@ async function measureCluster(context: Context, results: BenchResults): Promise<
   context.stops.length = 0;
 }
 
+/** Scenario 1 on the service under another node binary, in turns with this one's: a runtime's ratio from one run. */
+async function measureNodeComparison(context: Context, results: BenchResults, otherNode: string): Promise<void> {
+  const otherVersion = execFileSync(otherNode, ['--version'], { encoding: 'utf8' }).trim();
+  const service = await startTracked(context, () => startService(serviceSettings(context, 1)));
+  const other = await startTracked(context, () => startService({ ...serviceSettings(context, 1), nodeBinary: otherNode }));
+  const requests = scenarioRequests(context.options.customers, await accessToken(service));
+  results.nodeComparison = [];
+  for (const connections of context.options.connections) {
+    say(`scenario 1 on node ${process.version} and on node ${otherVersion} @${connections}`);
+    const [mine, theirs] = await measureInTurns(context, [service, other], connections, requests[1]);
+    results.nodeComparison.push({ node: process.version, otherNode: otherVersion, service: mine, otherService: theirs });
+  }
+  for (const server of [service, other]) await server.stop();
+  context.stops.length = 0;
+}
+
 /** Scenario 1's p99 at GROWTH_FROM customers and again at growthTo. */
 async function measureGrowth(context: Context, results: BenchResults): Promise<void> {
   const connections = context.options.connections[0] ?? 32;
@@ -211,6 +227,7 @@ async function main(): Promise<number> {
       results.seedSeconds = await seed(database, 1, options.customers);
       await measureScenarios(context, results);
       if (options.cluster) await measureCluster(context, results);
+      if (options.compareNode !== undefined) await measureNodeComparison(context, results, options.compareNode);
     }
   } finally {
     await Promise.allSettled(context.stops.map((stop) => stop()));

@@ -20,10 +20,13 @@ export interface BenchOptions {
   scenarios: number[];
   /** Runs the service and ceiling (b) with `node --cpu-prof`, profiles under bench/results/profiles/{service,hand-written}/. */
   profile: boolean;
+  /** Another node binary: scenario 1 on the service run by it, in turns with the service run by this one. */
+  compareNode?: string;
 }
 
 const USAGE = `npm run bench -- [--quick] [--customers N] [--duration S] [--warmup S] [--rounds N] [--connections 32,128]
                    [--no-cluster] [--growth [--growth-to N]] [--no-build] [--scenarios 1,2] [--profile]
+                   [--compare-node PATH_TO_NODE]
   DATABASE_URL: the PostgreSQL server to create the benchmark's database on (default the local server)`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
@@ -49,6 +52,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       'no-build': { type: 'boolean', default: false },
       scenarios: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      'compare-node': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -73,5 +77,6 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     dbPoolMax: positive('DB_POOL_MAX', process.env.DB_POOL_MAX, 10),
     scenarios: (values.scenarios ?? '1,2,3,4,5,6').split(',').map((id) => positive('scenarios', id, 0)),
     profile: values.profile,
+    ...(values['compare-node'] === undefined ? {} : { compareNode: values['compare-node'] }),
   };
 }

@@ -60,6 +60,8 @@ export interface StartOptions {
   args: string[];
   env: Record<string, string>;
   port: number;
+  /** The node binary that runs it; this process's own when omitted. */
+  nodeBinary?: string;
   /** Where its stdout and stderr go (the service's request log, as a container would keep it). */
   logFile: string;
   /** How many processes say "listening" before it is ready (a cluster's workers each do). */
@@ -74,7 +76,7 @@ export interface StartOptions {
  */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const log = openSync(options.logFile, 'w');
-  const child: ChildProcess = spawn(process.execPath, options.args, {
+  const child: ChildProcess = spawn(options.nodeBinary ?? process.execPath, options.args, {
     env: { PATH: process.env.PATH ?? '', ...options.env, PORT: String(options.port), HOST: '127.0.0.1' },
     stdio: ['ignore', log, log],
   });

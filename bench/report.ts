@@ -55,6 +55,14 @@ export function markdownReport(results: BenchResults): string {
       `Two workers have DB_POOL_MAX=${results.cluster.dbPoolMaxPerWorker} each, the same connections in total as one process. Peak RSS per process with two workers: ${results.cluster.peakRssMbPerProcess} MB.`,
     );
   }
+  if (results.nodeComparison) {
+    lines.push('', '| scenario 1, in turns | conn | req/s | p99 ms | CPU µs/req (service) | req/s, other node | p99 ms, other node | CPU µs/req, other node | this node / other node, req/s |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const { node, otherNode, service, otherService } of results.nodeComparison) {
+      lines.push(
+        `| ${node} vs ${otherNode} | ${service.connections} | ${service.requestsPerSecond} | ${ms(service.p99Ms)} | ${service.cpu?.serverMicros ?? '–'} | ${otherService.requestsPerSecond} | ${ms(otherService.p99Ms)} | ${otherService.cpu?.serverMicros ?? '–'} | ${ratio(service.requestsPerSecond, otherService.requestsPerSecond)} |`,
+      );
+    }
+  }
   if (results.growth) {
     const [small, large] = results.growth;
     lines.push('', '| growth, scenario 1 | customers | req/s | p99 ms |', '|---|---:|---:|---:|');

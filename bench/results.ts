@@ -22,6 +22,8 @@ export interface BenchResults {
   servicePeakRssMb: number;
   /** Scenario 1 with WEB_CONCURRENCY=2, and with one process in turns with it. */
   cluster?: { figures: Array<{ single: LoadFigures; cluster: LoadFigures }>; peakRssMbPerProcess: number; dbPoolMaxPerWorker: number };
+  /** Scenario 1 on the service run by --compare-node's binary, in turns with the service run by the bench's own. */
+  nodeComparison?: Array<{ node: string; otherNode: string; service: LoadFigures; otherService: LoadFigures }>;
   /** Scenario 1 at a small and a large table. */
   growth?: Array<{ customers: number; figures: LoadFigures }>;
 }
@@ -39,5 +41,9 @@ export function allLoads(results: BenchResults): Array<{ label: string; figures:
       { label: `one process beside the cluster, scenario 1 @${single.connections}`, figures: single },
     ]),
     ...(results.growth ?? []).map((step) => ({ label: `growth ${step.customers} customers`, figures: step.figures })),
+    ...(results.nodeComparison ?? []).flatMap(({ otherNode, service, otherService }) => [
+      { label: `scenario 1 beside ${otherNode} @${service.connections}`, figures: service },
+      { label: `scenario 1 on ${otherNode} @${otherService.connections}`, figures: otherService },
+    ]),
   ];
 }

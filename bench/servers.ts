@@ -41,6 +41,8 @@ export interface ServiceSettings {
   extraEnv?: Record<string, string>;
   /** Options for node itself, such as --cpu-prof. */
   nodeArgs?: string[];
+  /** Another node binary than this process's (--compare-node). */
+  nodeBinary?: string;
 }
 
 /** The NODE_OPTIONS the Dockerfile sets, so the service runs here as it would in its image. */
@@ -60,6 +62,8 @@ export async function startService(settings: ServiceSettings): Promise<RunningSe
     args: [...(settings.nodeArgs ?? []), path.join(ROOT, 'dist/src/server.js')],
     env: {
       NODE_ENV: 'production',
+      // The only payment processor there is yet.
+      ALLOW_SANDBOX_PROCESSOR: 'true',
       DATABASE_URL: settings.databaseUrl,
       AUTH_SIGNING_KEY_FILE: settings.credentials.keyFile,
       AUTH_CLIENTS: settings.credentials.clients,
@@ -73,8 +77,9 @@ export async function startService(settings: ServiceSettings): Promise<RunningSe
       ...settings.extraEnv,
     },
     port: await freePort(),
-    logFile: path.join(settings.resultsDir, `service-${settings.webConcurrency}.log`),
+    logFile: path.join(settings.resultsDir, `service-${settings.webConcurrency}${settings.nodeBinary ? '-other-node' : ''}.log`),
     listeners: settings.webConcurrency,
+    ...(settings.nodeBinary ? { nodeBinary: settings.nodeBinary } : {}),
   });
 }
 
