@@ -445,7 +445,7 @@ function remember(step: Step, response: request.Response, known: Known): void {
  */
 async function seed(known: Record<string, Known>): Promise<void> {
   // Each sequence from empty tables: a snapshot per step then costs the same in the 500th sequence as in the first.
-  const { rows } = (await testApp.db.knex.raw("select tablename from pg_tables where schemaname = 'public' and tablename not like 'knex\\_%'")) as {
+  const { rows } = (await testApp.db.knex.raw("select tablename from pg_tables where schemaname = current_schema() and tablename not like 'knex\\_%'")) as {
     rows: Array<{ tablename: string }>;
   };
   await testApp.db.knex.raw(`truncate ${rows.map(({ tablename }) => `"${tablename}"`).join(', ')}`);

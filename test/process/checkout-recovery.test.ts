@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { devClientToken, type RunningService } from '../support/process/service-process';
 import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../support/process/services-on-fresh-database';
 import { eventually } from '../support/webhook-receiver';
@@ -36,13 +37,15 @@ async function apiOf(service: RunningService, location: string): Promise<Api> {
 
 /** A customer with a card, and an intent for them. */
 async function checkout(api: Api, captureMethod: 'MANUAL' | 'AUTOMATIC'): Promise<{ intentId: string; cardId: string }> {
-  const customer = await api('POST', '/v1/customers', { externalReferenceId: `crm-${Math.random()}` });
+  const customer = await api('POST', '/v1/customers', { externalReferenceId: `crm-${randomUUID()}` });
+  expect({ step: 'customer', status: customer.status, body: customer.body }).toMatchObject({ step: 'customer', status: 200 });
   const card = await api('POST', `/v1/customers/${customer.body.id as string}/payment-methods`, {
     type: 'CARD',
     card: { type: 'visa', lastFour: '4242', expiry: { month: '12', year: String(new Date().getUTCFullYear() + 2) } },
   });
+  expect({ step: 'card', status: card.status, body: card.body }).toMatchObject({ step: 'card', status: 201 });
   const intent = await api('POST', '/v1/payment-intents', { amount: 990, currency: 'USD', externalReferenceId: 'order-kill', customerId: customer.body.id, captureMethod });
-  expect(intent.status).toBe(201);
+  expect({ step: 'intent', status: intent.status, body: intent.body }).toMatchObject({ step: 'intent', status: 201 });
   return { intentId: intent.body.id as string, cardId: card.body.id as string };
 }
 
@@ -74,7 +77,7 @@ it('an authorization left uncaptured is voided by the schedule within 10 s of it
   const api = await apiOf(service, location);
   const { intentId, cardId } = await checkout(api, 'MANUAL');
   const confirmed = await api('POST', `/v1/payment-intents/${intentId}/confirm`, { paymentMethodId: cardId });
-  expect(confirmed.body.status).toBe('REQUIRES_CAPTURE');
+  expect({ status: confirmed.status, body: confirmed.body }).toMatchObject({ status: 200, body: { status: 'REQUIRES_CAPTURE' } });
   const [row] = await query<{ capture_before: Date }>('select capture_before from payment_intents where location_id = $1 and id = $2', [location, intentId]);
   await eventually(async () => (await api('GET', `/v1/payment-intents/${intentId}`)).body.status === 'CANCELED', 30_000, 'the void');
   const [voided] = await query<{ updated_at: Date }>('select updated_at from payment_intents where location_id = $1 and id = $2', [location, intentId]);

@@ -27,7 +27,7 @@ async function tables(): Promise<Array<{ table: string; hasLocation: boolean }>>
     select c.relname as "table",
            exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'location_id' and not a.attisdropped) as "hasLocation"
       from pg_class c
-     where c.relkind in ('r', 'p') and c.relnamespace = 'public'::regnamespace
+     where c.relkind in ('r', 'p') and c.relnamespace = current_schema()::regnamespace
      order by 1`);
 }
 
@@ -42,7 +42,7 @@ it("gives every location's table a primary key that leads with location_id", asy
            (select a.attname from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[0]
              where i.indrelid = c.oid and i.indisprimary) as "first"
       from pg_class c
-     where c.relkind in ('r', 'p') and c.relnamespace = 'public'::regnamespace`);
+     where c.relkind in ('r', 'p') and c.relnamespace = current_schema()::regnamespace`);
   const faults = keys.filter(({ table, first }) => !SERVICE_WIDE_TABLES.includes(table) && first !== 'location_id');
   expect(faults).toEqual([]);
   // The catalog query finds what it looks for: the service-wide tables have keys that do not lead with it.
@@ -55,7 +55,7 @@ it('leads every unique index and every foreign key, on both sides, with location
       from pg_index i
       join pg_class c on c.oid = i.indrelid
       join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[0]
-     where c.relnamespace = 'public'::regnamespace and i.indisunique and c.relname <> all (array['${SERVICE_WIDE_TABLES.join("','")}'])`);
+     where c.relnamespace = current_schema()::regnamespace and i.indisunique and c.relname <> all (array['${SERVICE_WIDE_TABLES.join("','")}'])`);
   expect(uniques.length).toBeGreaterThan(10);
   expect(uniques.filter(({ first }) => first !== 'location_id')).toEqual([]);
 
@@ -64,7 +64,7 @@ it('leads every unique index and every foreign key, on both sides, with location
            (select attname from pg_attribute where attrelid = conrelid and attnum = conkey[1]) as "referencing",
            (select attname from pg_attribute where attrelid = confrelid and attnum = confkey[1]) as "referenced"
       from pg_constraint
-     where contype = 'f' and connamespace = 'public'::regnamespace`);
+     where contype = 'f' and connamespace = current_schema()::regnamespace`);
   expect(foreignKeys.length).toBeGreaterThanOrEqual(6);
   expect(foreignKeys.filter(({ referencing, referenced }) => referencing !== 'location_id' || referenced !== 'location_id')).toEqual([]);
 });
