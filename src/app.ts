@@ -33,6 +33,7 @@ import { labelErrorRoutes } from './platform/http/route-template';
 import { expressRoute } from './api/operation';
 import { requestId } from './platform/http/request-id';
 import { requestLogger } from './platform/http/request-logger';
+import { loadShedding, type LoadSheddingSettings } from './platform/http/load-shedding';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './platform/http/request-deadline';
 import { singleValuedHeaders } from './platform/http/single-valued-headers';
 import type { Logger } from './platform/logger';
@@ -69,6 +70,8 @@ export interface AppSettings {
   rateLimit: RateLimitSettings;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private hosts as webhook URLs; refused when omitted. */
   webhookAllowPrivateTargets?: boolean;
+  /** OVERLOAD_*: when a new request is answered 503 at once rather than queued; none is shed when omitted. */
+  loadShedding?: LoadSheddingSettings;
   /** CAPTURE_WINDOW_SECONDS: an authorization is voided this long after it is made unless captured; Toast's 300 when omitted. */
   captureWindowSeconds?: number;
 }
@@ -117,12 +120,13 @@ export function createApp({
   // The browser-side operations, which a page calls with a session secret.
   const browserPaths = API_OPERATIONS.filter(({ access }) => access.sessionSecret !== undefined).map(({ path }) => expressRoute(path));
 
-  // Every request, as one router layer (in-order.ts): id, access log, deadline,
-  // timing, security headers, repeated-header check.
+  // Every request, as one router layer (in-order.ts): id, access log, load
+  // shedding, deadline, timing, security headers, repeated-header check.
   app.use(
     inOrder(
       requestId(),
       requestLogger(logger),
+      ...(settings.loadShedding ? [loadShedding(settings.loadShedding)] : []),
       requestDeadline(settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, logger),
       ...(metrics ? [metrics.recordRequests] : []),
       helmet(),

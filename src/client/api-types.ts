@@ -1457,9 +1457,10 @@ export interface components {
              *     | 5003 | 503 | SERVICE_UNAVAILABLE | The service is temporarily unavailable. Retry later. |
              *     | 5004 | 503 | IDENTITY_PROVIDER_UNAVAILABLE | The identity provider's signing keys could not be fetched. Retry later. |
              *     | 5005 | 503 | PAYMENT_PROCESSOR_UNAVAILABLE | The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives. |
+             *     | 5006 | 503 | SERVICE_OVERLOADED | The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives. |
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are. */
@@ -1477,7 +1478,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1638,7 +1639,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -1654,7 +1655,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -2890,6 +2891,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3131,6 +3133,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3305,6 +3308,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3499,6 +3503,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3739,6 +3744,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3924,6 +3930,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -4104,6 +4111,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -4385,6 +4393,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -4579,6 +4588,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -4821,6 +4831,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5086,6 +5097,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5265,6 +5277,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5461,6 +5474,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5626,6 +5640,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5800,6 +5815,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6040,6 +6056,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6206,6 +6223,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6466,6 +6484,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6643,6 +6662,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6885,6 +6905,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -7126,6 +7147,7 @@ export interface operations {
              *
              *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -7367,6 +7389,7 @@ export interface operations {
              *
              *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -7611,6 +7634,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -7762,6 +7786,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8003,6 +8028,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8177,6 +8203,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8349,6 +8376,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8568,6 +8596,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8749,6 +8778,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8923,6 +8953,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {

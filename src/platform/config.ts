@@ -52,6 +52,19 @@ const environmentSchema = z.object({
    * DB_STATEMENT_TIMEOUT_MS plus one second.
    */
   REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULT_REQUEST_TIMEOUT_MS),
+  /**
+   * Load shedding (README, Deployment): requests in flight beyond which a new
+   * one is answered 503 SERVICE_OVERLOADED at once instead of queued; 0 turns
+   * the bound off.
+   */
+  OVERLOAD_MAX_IN_FLIGHT: z.coerce.number().int().min(0).default(256),
+  /**
+   * The event loop's lateness (p99 over 0.5 s) beyond which new requests are
+   * shed; 0 (the default) turns it off. A CPU-saturated process is late; so is
+   * one starved by its neighbours, which is why it is opt-in until the
+   * benchmark's overload scenario has tuned it (issue 24).
+   */
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(0),
   /** How long readiness waits for the database before answering 503. */
   HEALTH_DATABASE_TIMEOUT_MS: positiveInt.default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

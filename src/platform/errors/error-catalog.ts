@@ -130,6 +130,11 @@ export const ERROR_CATALOG = {
     code: 5003,
     message: 'The service is temporarily unavailable. Retry later.',
   },
+  SERVICE_OVERLOADED: {
+    status: 503,
+    code: 5006,
+    message: 'The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.',
+  },
   PAYMENT_PROCESSOR_UNAVAILABLE: {
     status: 503,
     code: 5005,
