@@ -98,8 +98,14 @@ describe.each([
 
     await sleep(1500);
     service.signal('SIGTERM');
-    // Just after the signal, on a new connection: answered, not reset.
-    const lateProbe = await send(service, new Agent(), 'GET', '/health/ready', {});
+    // After the signal, on new connections: answered, not reset; readiness 503
+    // once the signal has reached the process that answers (a cluster's
+    // primary passes it on to its workers).
+    let lateProbe = await send(service, new Agent(), 'GET', '/health/ready', {});
+    for (let attempt = 0; attempt < 50 && lateProbe.status === 200; attempt += 1) {
+      await sleep(20);
+      lateProbe = await send(service, new Agent(), 'GET', '/health/ready', {});
+    }
     const lateCreate = await send(service, new Agent(), 'POST', '/v1/customers', { ...api, 'Content-Type': 'application/json' }, '{}');
     await Promise.all([probing, load]);
     agent.destroy();
