@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createBenchDatabase, withClient, type BenchDatabase } from './bench-database';
 import { writeChart } from './chart';
+import { CONSUMABLE_RATE_BOUND, consumableStatements, type Consumable } from './consumables';
 import { measureLoad, type LoadFigures, type LoadRequest } from './load';
 import { parseBenchOptions, type BenchOptions } from './options';
 import { runPgbench } from './pgbench';
@@ -16,7 +17,7 @@ import type { RunningServer } from './processes';
 import { markdownReport } from './report';
 import { medianOfRounds } from './rounds';
 import { allLoads, type BenchResults } from './results';
-import { SCENARIOS, scenarioRequests } from './scenarios';
+import { BENCH_ENDPOINT_HOST, SCENARIOS, consumingRequests, scenarioRequests, type ConsumingScenarioId } from './scenarios';
 import { seedCustomers } from './seed';
 import { accessToken, benchCredentials, startBareExpress, startHandWritten, startService, type BenchCredentials } from './servers';
 
@@ -43,6 +44,46 @@ interface Context {
   database: BenchDatabase;
   credentials: BenchCredentials;
   stops: Array<() => Promise<void>>;
+  /** The first customer number no consuming scenario has taken yet (past the seeded ones). */
+  nextConsumable: number;
+}
+
+/** How a turn of `seconds` (warm-up included) gets its requests: one generator for every turn, or rows seeded for this turn alone. */
+type RequestSource = (seconds: number) => Promise<() => LoadRequest>;
+
+const always =
+  (next: () => LoadRequest): RequestSource =>
+  () =>
+    Promise.resolve(next);
+
+/** Seeds a fresh range of customers for one turn of a consuming scenario, and draws from it (consumables.ts). */
+function consumingSource(context: Context, scenario: ConsumingScenarioId, kind: Consumable, token: string): RequestSource {
+  return async (seconds) => {
+    const from = context.nextConsumable;
+    const to = from + CONSUMABLE_RATE_BOUND * seconds - 1;
+    context.nextConsumable = to + 1;
+    await withClient(context.database.url, async (client) => {
+      await client.query('begin');
+      for (const statement of consumableStatements(kind, from, to)) await client.query(statement);
+      await client.query('commit');
+      await client.query('vacuum analyze customers, payment_methods, default_payment_methods, payment_intents, sandbox_processor_operations');
+    });
+    return consumingRequests(scenario, from, to, token);
+  };
+}
+
+/** Scenario 8's endpoints are removed before each turn: every turn creates into the same table, and later scenarios' events fan out over none of them. */
+function endpointSource(context: Context, next: () => LoadRequest): RequestSource {
+  return async () => {
+    await withClient(context.database.url, (client) => client.query(`delete from webhook_endpoints where url like 'https://${BENCH_ENDPOINT_HOST}/%'`));
+    return next;
+  };
+}
+
+function scenarioSource(context: Context, scenario: (typeof SCENARIOS)[number], token: string, requests: ReturnType<typeof scenarioRequests>): RequestSource {
+  if ('consumes' in scenario) return consumingSource(context, scenario.id, scenario.consumes, token);
+  if (scenario.id === 8) return endpointSource(context, requests[8]);
+  return always(requests[scenario.id]);
 }
 
 async function startTracked(context: Context, start: () => Promise<RunningServer>): Promise<RunningServer> {
@@ -91,11 +132,16 @@ async function measureInTurns(
   context: Context,
   servers: readonly [RunningServer, RunningServer],
   connections: number,
-  next: () => LoadRequest,
+  source: RequestSource,
 ): Promise<[LoadFigures, LoadFigures]> {
+  const { rounds: roundCount, durationSeconds, warmupSeconds } = context.options;
   const rounds: [LoadFigures[], LoadFigures[]] = [[], []];
-  for (let round = 0; round < context.options.rounds; round += 1) {
-    for (const turn of [0, 1] as const) rounds[turn].push(await measure(context, servers[turn], connections, next, round === 0));
+  for (let round = 0; round < roundCount; round += 1) {
+    for (const turn of [0, 1] as const) {
+      const warmup = round === 0;
+      const next = await source(durationSeconds + (warmup ? warmupSeconds : 0));
+      rounds[turn].push(await measure(context, servers[turn], connections, next, warmup));
+    }
   }
   return [medianOfRounds(rounds[0]), medianOfRounds(rounds[1])];
 }
@@ -117,7 +163,8 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
     results.bareExpress.push(await measure(context, bare, connections, requests[1]));
     for (const scenario of SCENARIOS.filter(({ id }) => options.scenarios.includes(id))) {
       say(`scenario ${scenario.id} (${scenario.name}) @${connections}`);
-      const [handWrittenFigures, serviceFigures] = await measureInTurns(context, [handWritten, service], connections, requests[scenario.id]);
+      const source = scenarioSource(context, scenario, token, requests);
+      const [handWrittenFigures, serviceFigures] = await measureInTurns(context, [handWritten, service], connections, source);
       results.runs.push({ scenario: scenario.id, name: scenario.name, handWritten: handWrittenFigures, service: serviceFigures });
     }
   }
@@ -138,7 +185,7 @@ async function measureCluster(context: Context, results: BenchResults): Promise<
   const figures: NonNullable<BenchResults['cluster']>['figures'] = [];
   for (const connections of context.options.connections) {
     say(`scenario 1 with WEB_CONCURRENCY=2 and with one process @${connections}`);
-    const [one, two] = await measureInTurns(context, [single, cluster], connections, requests[1]);
+    const [one, two] = await measureInTurns(context, [single, cluster], connections, always(requests[1]));
     figures.push({ single: one, cluster: two });
   }
   results.cluster = { figures, peakRssMbPerProcess: cluster.peakRssMb(), dbPoolMaxPerWorker: poolPerProcess(context, CLUSTER_WORKERS) };
@@ -155,7 +202,7 @@ async function measureNodeComparison(context: Context, results: BenchResults, ot
   results.nodeComparison = [];
   for (const connections of context.options.connections) {
     say(`scenario 1 on node ${process.version} and on node ${otherVersion} @${connections}`);
-    const [mine, theirs] = await measureInTurns(context, [service, other], connections, requests[1]);
+    const [mine, theirs] = await measureInTurns(context, [service, other], connections, always(requests[1]));
     results.nodeComparison.push({ node: process.version, otherNode: otherVersion, service: mine, otherService: theirs });
   }
   for (const server of [service, other]) await server.stop();
@@ -186,7 +233,7 @@ async function main(): Promise<number> {
   }
   const database = await createBenchDatabase(options.serverUrl);
   say(`database ${new URL(database.url).pathname.slice(1)} created (PostgreSQL ${database.serverVersion})`);
-  const context: Context = { options, database, credentials: await benchCredentials(RESULTS_DIR), stops: [] };
+  const context: Context = { options, database, credentials: await benchCredentials(RESULTS_DIR), stops: [], nextConsumable: options.customers + 1 };
   const interrupted = (): void => {
     say('interrupted: stopping servers and dropping the database');
     void Promise.allSettled(context.stops.map((stop) => stop()))

@@ -3,7 +3,7 @@ import { cpuCostBetween, readCpu, type CpuCost } from './machine-cpu';
 
 /** One request of a scenario: drawn afresh for every request sent. */
 export interface LoadRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   headers: Record<string, string>;
   body?: string;

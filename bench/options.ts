@@ -1,3 +1,4 @@
+import { SCENARIOS } from './scenarios';
 import { parseArgs } from 'node:util';
 
 export interface BenchOptions {
@@ -75,7 +76,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     build: !values['no-build'],
     serverUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     dbPoolMax: positive('DB_POOL_MAX', process.env.DB_POOL_MAX, 10),
-    scenarios: (values.scenarios ?? '1,2,3,4,5,6').split(',').map((id) => positive('scenarios', id, 0)),
+    scenarios: (values.scenarios ?? SCENARIOS.map(({ id }) => id).join(',')).split(',').map((id) => positive('scenarios', id, 0)),
     profile: values.profile,
     ...(values['compare-node'] === undefined ? {} : { compareNode: values['compare-node'] }),
   };

@@ -64,6 +64,8 @@ export async function startService(settings: ServiceSettings): Promise<RunningSe
       NODE_ENV: 'production',
       // The only payment processor there is yet.
       ALLOW_SANDBOX_PROCESSOR: 'true',
+      // A day, as the hand-written confirm sets: the capture window's sweep must not void the confirm scenario's authorizations mid-run.
+      CAPTURE_WINDOW_SECONDS: '86400',
       DATABASE_URL: settings.databaseUrl,
       AUTH_SIGNING_KEY_FILE: settings.credentials.keyFile,
       AUTH_CLIENTS: settings.credentials.clients,

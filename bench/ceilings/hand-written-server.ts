@@ -1,26 +1,17 @@
 /**
  * Ceilings (b) and the hand-written writes: each route verifies the ES256
  * bearer token with jose and runs the service's own SQL through a `pg` Pool,
- * with no other middleware: no request id, log, security headers, location
- * entitlement, rate limit, validation or idempotency. What the service's
- * routes would cost with nothing but their essential work.
+ * with no other middleware (hand-written-common.ts). What the service's
+ * routes would cost with nothing but their essential work. The reads and the
+ * first two writes are here; a customer's lifetime (card update, erasure,
+ * webhook endpoint) and the checkout (confirm, capture) in their own files.
  *   PORT, DATABASE_URL, DB_POOL_MAX, CEILING_JWKS, CEILING_ISSUER, CEILING_AUDIENCE
  */
-import { randomUUID } from 'node:crypto';
-import express, { type Request } from 'express';
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { Pool, type PoolClient } from 'pg';
+import express from 'express';
 import { v7 as uuidv7 } from 'uuid';
-
-const keys = createLocalJWKSet(JSON.parse(process.env.CEILING_JWKS ?? '{"keys":[]}') as JSONWebKeySet);
-const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) });
-
-async function verify(request: Request): Promise<void> {
-  const token = (request.headers.authorization ?? '').slice('Bearer '.length);
-  await jwtVerify(token, keys, { issuer: process.env.CEILING_ISSUER, audience: process.env.CEILING_AUDIENCE, algorithms: ['ES256'] });
-}
-
-const location = (request: Request): string => String(request.headers['platform-restaurant-external-id']);
+import { registerCheckoutRoutes } from './hand-written-checkout';
+import { inTransactionWithEvent, location, pool, verify } from './hand-written-common';
+import { registerLifetimeRoutes } from './hand-written-lifetime';
 
 const app = express();
 
@@ -73,39 +64,6 @@ app.get('/v1/payment-intents/:id', async (request, response) => {
     customerId: intent.customer_id,
   });
 });
-
-/**
- * The change and its event (with its outbox row) in one transaction, as the
- * service writes them: what a write costs with its change log and nothing else.
- */
-async function inTransactionWithEvent<Row>(
-  request: Request,
-  change: (client: PoolClient) => Promise<Row | undefined>,
-  event: (row: Row) => { type: string; customerId: string; data: unknown } | undefined,
-): Promise<Row | undefined> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const row = await change(client);
-    const recorded = row === undefined ? undefined : event(row);
-    if (recorded !== undefined) {
-      await client.query(
-        `with inserted as (
-           insert into events (location_id, id, type, customer_id, request_id, idempotency_key, client_id, data)
-           values ($1, $2, $3, $4, $5, null, $6, $7) returning location_id, id)
-         insert into event_outbox (location_id, event_id) select location_id, id from inserted`,
-        [location(request), uuidv7(), recorded.type, recorded.customerId, randomUUID(), 'bench-client', JSON.stringify(recorded.data)],
-      );
-    }
-    await client.query('commit');
-    return row;
-  } catch (error) {
-    await client.query('rollback');
-    throw error;
-  } finally {
-    client.release();
-  }
-}
 
 app.post('/v1/customers/:id/payment-methods/defaults', express.json(), async (request, response) => {
   await verify(request);
@@ -161,6 +119,9 @@ app.post('/v1/customers', express.json(), async (request, response) => {
   );
   response.json({ id: row?.id, externalReferenceId: row?.external_reference_id, description: row?.description });
 });
+
+registerLifetimeRoutes(app);
+registerCheckoutRoutes(app);
 
 const port = Number(process.env.PORT);
 app.listen(port, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ msg: 'listening', port })}\n`));
