@@ -7,7 +7,7 @@ import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import type { WriteContext } from '../platform/http/request-context';
 import type { Logger } from '../platform/logger';
-import { moveIntent, notTheCustomersCard, refuseUnless, serviceContext, statusConflict, type ChangeContext } from './payment-intent-moves';
+import { moveAttempt, moveIntent, notTheCustomersCard, refuseUnless, serviceContext, statusConflict, type ChangeContext } from './payment-intent-moves';
 import { UNPAID_STATUSES } from './payment-intent-status';
 import {
   dueAuthorizations,
@@ -115,9 +115,7 @@ export class CheckoutService {
             event: 'payment_intent.succeeded' as const,
           }
         : { changes: { lastPaymentError: outcome.error } satisfies IntentChanges, event: 'payment_intent.payment_failed' as const };
-    const moved = await inTransaction(write.db, (trx) =>
-      moveIntent(trx, write, intent, { from: ['REQUIRES_CAPTURE'], attempt: intent.paymentAttempts, ...move }),
-    );
+    const moved = await moveAttempt(write.db, write, intent, { from: ['REQUIRES_CAPTURE'], attempt: intent.paymentAttempts, ...move });
     return moved ?? this.refuseAsItNowStands(write.db, write.locationId, id, 'capture');
   }
 
@@ -188,9 +186,7 @@ export class CheckoutService {
       this.logger.warn({ err: error, paymentIntentId: intent.id, processor: this.processor.name }, 'the processor did not answer; the intent stays PROCESSING until it does');
       return intent;
     }
-    const moved = await inTransaction(db, (trx) =>
-      moveIntent(trx, context, intent, { from: ['PROCESSING'], attempt: intent.paymentAttempts, ...this.authorizationMove(payment, outcome) }),
-    );
+    const moved = await moveAttempt(db, context, intent, { from: ['PROCESSING'], attempt: intent.paymentAttempts, ...this.authorizationMove(payment, outcome) });
     // Settled by someone else first (a recovery, or the confirm itself): as it now stands.
     return moved ?? this.find(db, context.locationId, intent.id);
   }
@@ -252,7 +248,7 @@ export class CheckoutService {
             changes: { status: 'SUCCEEDED', latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount }, captureBefore: null } satisfies IntentChanges,
             event: 'payment_intent.succeeded' as const,
           };
-    return inTransaction(db, (trx) => moveIntent(trx, context, intent, { from: ['REQUIRES_CAPTURE'], attempt: intent.paymentAttempts, ...move }));
+    return moveAttempt(db, context, intent, { from: ['REQUIRES_CAPTURE'], attempt: intent.paymentAttempts, ...move });
   }
 
   /** The processor's answer; 503 with Retry-After when it gives none (nothing is recorded, the request can be retried). */

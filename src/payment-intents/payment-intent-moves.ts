@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { EventType } from '../events/event-types';
-import { recordChanges } from '../events/event-log';
+import { eventBindings, recordChanges } from '../events/event-log';
 import { DomainError } from '../platform/errors/domain-error';
 import type { WriteContext } from '../platform/http/request-context';
 import { allows, type IntentOperation, type PaymentIntentStatus } from './payment-intent-status';
-import { changePaymentIntent, type IntentChanges, type PaymentIntentRecord } from './payment-intents.repository';
+import { changePaymentIntent, moveAttemptWithEvent, type IntentChanges, type PaymentIntentRecord } from './payment-intents.repository';
 import { toPaymentIntentEventObject } from './payment-intents.schemas';
 
 /** Who made a change: a request's origin, or none for the service's own sweeps. */
@@ -64,4 +64,22 @@ export async function moveIntent(
     ]);
   }
   return moved;
+}
+
+/**
+ * A move of a confirm attempt (its answer recorded, its capture, its void)
+ * and its event in one statement, on the pool: no transaction. The event's
+ * object is the intent as read with the changes applied: the guard (status
+ * and attempt) pins every field but the two an erasure cuts, which the
+ * statement takes from the row (payment-intents.repository.ts).
+ */
+export function moveAttempt(
+  db: Knex,
+  context: ChangeContext,
+  intent: PaymentIntentRecord,
+  move: { from: readonly PaymentIntentStatus[]; attempt: number; changes: IntentChanges; event: EventType },
+): Promise<PaymentIntentRecord | undefined> {
+  const object = toPaymentIntentEventObject({ ...intent, ...move.changes });
+  const event = [...eventBindings(context.origin, move.event), JSON.stringify(object), JSON.stringify(previousOf(intent, move.changes))];
+  return moveAttemptWithEvent(db, { locationId: context.locationId, id: intent.id }, move, move.changes, event);
 }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { PaymentError } from '../payment-processor/payment-processor';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
-import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
+import { recordEventCtes } from '../events/event-log';
+import { preparedStatement, runPrepared, type PreparedStatement } from '../platform/db/prepared-statement';
 import { UNPAID_STATUSES, type PaymentIntentStatus } from './payment-intent-status';
 
 export const CANCELLATION_REASONS = ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED', 'AUTOMATIC'] as const;
@@ -245,6 +246,59 @@ export async function changePaymentIntent(
     })
     .update({ ...columnsOf(changes), updated_at: db.fn.now() })
     .returning([...COLUMNS])) as PaymentIntentRow[];
+  return row === undefined ? undefined : toRecord(row);
+}
+
+/**
+ * The event of a move made by its own statement (moveAttemptWithEvent): the
+ * object as the caller built it, except the two fields an erasure may have
+ * cut since the caller read the intent, which are taken from the moved row.
+ */
+const ATTEMPT_MOVE_EVENT = recordEventCtes('moved', {
+  customerId: 'moved.customer_id',
+  data: `jsonb_build_object('object', ?::jsonb || jsonb_build_object('customerId', moved.customer_id, 'email', moved.email), 'previous', ?::jsonb)`,
+});
+
+/** One statement per set of columns a move of an attempt sets (a handful), each prepared once per connection. */
+const attemptMoves = new Map<string, PreparedStatement>();
+
+function attemptMoveStatement(columns: readonly string[]): PreparedStatement {
+  const key = columns.join(',');
+  let statement = attemptMoves.get(key);
+  if (statement === undefined) {
+    statement = preparedStatement(
+      `move_payment_intent_attempt_${attemptMoves.size + 1}`,
+      `with moved as (
+         update payment_intents set ${columns.map((column) => `${column} = ?`).join(', ')}, updated_at = now()
+          where location_id = ? and id = ? and status = any(?::text[]) and payment_attempts = ?
+          returning ${COLUMNS.join(', ')}
+       ),
+       ${ATTEMPT_MOVE_EVENT}
+       select ${COLUMNS.join(', ')} from moved`,
+    );
+    attemptMoves.set(key, statement);
+  }
+  return statement;
+}
+
+/**
+ * A guarded move of one confirm attempt and its event in one statement, so
+ * it needs no transaction (one round trip instead of four). `event` holds
+ * eventBindings(origin, type) followed by the object's and previous's JSON.
+ * Undefined if the guard no longer holds (another request moved it first).
+ */
+export async function moveAttemptWithEvent(
+  db: Knex,
+  key: { locationId: string; id: string },
+  guard: { from: readonly PaymentIntentStatus[]; attempt: number },
+  changes: IntentChanges,
+  event: readonly Knex.RawBinding[],
+): Promise<PaymentIntentRecord | undefined> {
+  const columns = columnsOf(changes);
+  // A PostgreSQL array literal, not a JS array: Knex's raw (in a transaction) would spread an array into a list.
+  const statuses = `{${guard.from.join(',')}}`;
+  const bindings = [...(Object.values(columns) as Knex.RawBinding[]), key.locationId, key.id, statuses, guard.attempt, ...event];
+  const [row] = await runPrepared<PaymentIntentRow>(db, attemptMoveStatement(Object.keys(columns)), bindings);
   return row === undefined ? undefined : toRecord(row);
 }
 

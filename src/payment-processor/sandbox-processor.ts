@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import type {
   AuthorizeOutcome,
   AuthorizeRequest,
@@ -17,7 +18,26 @@ export interface SandboxSettings {
   latencyMs: number;
 }
 
-const TABLE = 'sandbox_processor_operations';
+// Its statements, prepared: a capture asks four of them, and the sandbox stands in for a processor's own latency, not for Knex's CPU.
+const REPLAY = preparedStatement('sandbox_replay', 'select outcome from sandbox_processor_operations where location_id = ? and idempotency_key = ?');
+const AUTHORIZATION = preparedStatement(
+  'sandbox_authorization',
+  `select state, capture_fails, captured_amount from sandbox_processor_operations
+    where location_id = ? and idempotency_key = ? and operation = 'authorize' and state is not null`,
+);
+const MOVE_AUTHORIZATION = preparedStatement(
+  'sandbox_move_authorization',
+  `update sandbox_processor_operations set state = ?, captured_amount = ?
+    where location_id = ? and idempotency_key = ? and operation = 'authorize' and state = 'authorized'
+    returning 1`,
+);
+const REMEMBER = preparedStatement(
+  'sandbox_remember',
+  `insert into sandbox_processor_operations (location_id, idempotency_key, operation, amount, outcome, state, capture_fails, captured_amount)
+   values (?, ?, ?, ?, ?, ?, ?, ?)
+   on conflict (location_id, idempotency_key) do nothing
+   returning outcome`,
+);
 
 type Operation = 'authorize' | 'capture' | 'void';
 type AuthorizationState = 'authorized' | 'captured' | 'voided';
@@ -90,26 +110,22 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   private async replay<T>(request: { locationId: string; idempotencyKey: string }): Promise<T | undefined> {
-    const row = (await this.db(TABLE).select('outcome').where({ location_id: request.locationId, idempotency_key: request.idempotencyKey }).first()) as
-      | { outcome: T }
-      | undefined;
+    const [row] = await runPrepared<{ outcome: T }>(this.db, REPLAY, [request.locationId, request.idempotencyKey]);
     return row?.outcome;
   }
 
   private async authorization(request: { locationId: string; reference: string }) {
-    return (await this.db(TABLE)
-      .select('state', 'capture_fails', 'captured_amount')
-      .where({ location_id: request.locationId, idempotency_key: request.reference, operation: 'authorize' })
-      .whereNotNull('state')
-      .first()) as { state: AuthorizationState; capture_fails: boolean; captured_amount: number | null } | undefined;
+    const [row] = await runPrepared<{ state: AuthorizationState; capture_fails: boolean; captured_amount: number | null }>(this.db, AUTHORIZATION, [
+      request.locationId,
+      request.reference,
+    ]);
+    return row;
   }
 
   /** Moves a live authorization on (to captured or voided); false when it is not live. */
   private async moveAuthorization(request: { locationId: string; reference: string }, to: AuthorizationState, capturedAmount: number | null) {
-    const moved = await this.db(TABLE)
-      .where({ location_id: request.locationId, idempotency_key: request.reference, operation: 'authorize', state: 'authorized' })
-      .update({ state: to, captured_amount: capturedAmount });
-    return moved === 1;
+    const moved = await runPrepared(this.db, MOVE_AUTHORIZATION, [to, capturedAmount, request.locationId, request.reference]);
+    return moved.length === 1;
   }
 
   /**
@@ -122,20 +138,16 @@ export class SandboxProcessor implements PaymentProcessor {
     outcome: T,
     authorization: { state: AuthorizationState | null; captureFails: boolean; capturedAmount: number | null } = { state: null, captureFails: false, capturedAmount: null },
   ): Promise<T> {
-    const inserted = (await this.db(TABLE)
-      .insert({
-        location_id: request.locationId,
-        idempotency_key: request.idempotencyKey,
-        operation,
-        amount: request.amount ?? null,
-        outcome: JSON.stringify(outcome),
-        state: authorization.state,
-        capture_fails: authorization.captureFails,
-        captured_amount: authorization.capturedAmount,
-      })
-      .onConflict(['location_id', 'idempotency_key'])
-      .ignore()
-      .returning('outcome')) as Array<{ outcome: T }>;
+    const inserted = await runPrepared<{ outcome: T }>(this.db, REMEMBER, [
+      request.locationId,
+      request.idempotencyKey,
+      operation,
+      request.amount ?? null,
+      JSON.stringify(outcome),
+      authorization.state,
+      authorization.captureFails,
+      authorization.capturedAmount,
+    ]);
     return inserted[0]?.outcome ?? ((await this.replay<T>(request)) as T);
   }
 }

@@ -66,6 +66,37 @@ describe('confirm, twice or racing', () => {
   });
 });
 
+describe('an erasure while the processor is asked', () => {
+  it("the answer recorded after the customer is erased carries neither the person's id nor the e-mail", async () => {
+    const location = newLocation();
+    const { customerId, cardId } = await checkoutWith(testApp, location);
+    const created = await request(testApp.app)
+      .post('/v1/payment-intents')
+      .set(testApp.as(location))
+      .send({ amount: 900, currency: 'USD', externalReferenceId: 'order-erased-mid-confirm', customerId, email: 'sam@example.com' })
+      .expect(201);
+    const id = created.body.id as string;
+    gated.hold();
+    const confirming = confirm(testApp, location, id, { paymentMethodId: cardId }).then((response) => response);
+    try {
+      while ((await read(location, id)).status !== 'PROCESSING') await new Promise((resolve) => setTimeout(resolve, 10));
+      await request(testApp.app).delete(`/v1/customers/${customerId}`).set(testApp.as(location)).expect(200);
+    } finally {
+      gated.release();
+    }
+    expect((await confirming).body).toMatchObject({ status: 'REQUIRES_CAPTURE', customerId: null, email: null });
+    const events = await intentEvents(testApp, location, id);
+    expect(events.map(({ type }) => type)).toEqual(['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_capture']);
+    // An erasure keeps the (pseudonymous) ids of the events before it and nulls their e-mail; the answer recorded after it is cut from the person.
+    for (const { object } of events) expect(object).toMatchObject({ email: null });
+    expect(events[2]?.object).toMatchObject({ customerId: null, status: 'REQUIRES_CAPTURE' });
+    const { rows } = (await testApp.db.knex.raw('select count(*)::int as count from events where location_id = ? and data::text like ?', [location, '%sam@example.com%'])) as {
+      rows: Array<{ count: number }>;
+    };
+    expect(rows[0]?.count).toBe(0);
+  });
+});
+
 describe('capture, racing', () => {
   it('five racing captures capture once: one 200, the others 409 naming SUCCEEDED, one succeeded event', async () => {
     const location = newLocation();
