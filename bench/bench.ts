@@ -12,11 +12,12 @@ import { writeChart } from './chart';
 import { CONSUMABLE_RATE_BOUND, consumableStatements, type Consumable } from './consumables';
 import { measureLoad, type LoadFigures, type LoadRequest } from './load';
 import { parseBenchOptions, type BenchOptions } from './options';
+import { measureOverloadPhase } from './overload';
 import { runPgbench } from './pgbench';
 import type { RunningServer } from './processes';
 import { markdownReport } from './report';
 import { medianOfRounds } from './rounds';
-import { allLoads, type BenchResults } from './results';
+import { allLoads, overloadFailures, type BenchResults } from './results';
 import { BENCH_ENDPOINT_HOST, SCENARIOS, consumingRequests, scenarioRequests, type ConsumingScenarioId } from './scenarios';
 import { seedCustomers } from './seed';
 import { accessToken, benchCredentials, startBareExpress, startHandWritten, startService, type BenchCredentials } from './servers';
@@ -26,6 +27,8 @@ const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 /** Rate limiting stays on, so its cost is in every figure, with a budget no run spends. */
 const UNSPENT_RATE_LIMIT = 1_000_000_000;
 const GROWTH_FROM = 10_000;
+/** The overload scenario's OVERLOAD_MAX_IN_FLIGHT, per connection of the load a process sustains (README, Load shedding). */
+const OVERLOAD_IN_FLIGHT_PER_CONNECTION = 2;
 /** WEB_CONCURRENCY of the cluster measured against one process. */
 const CLUSTER_WORKERS = 2;
 
@@ -209,6 +212,34 @@ async function measureNodeComparison(context: Context, results: BenchResults, ot
   context.stops.length = 0;
 }
 
+/**
+ * Overload: scenario 1 at the first connection count (what a process
+ * sustains: its throughput is reached there), then at four times as many,
+ * then at the first again at once, on a service whose OVERLOAD_MAX_IN_FLIGHT
+ * is twice the sustained count: what README's tuning rule gives.
+ */
+async function measureOverload(context: Context, results: BenchResults): Promise<void> {
+  const { options } = context;
+  const sustained = options.connections[0] ?? 32;
+  const maxInFlight = OVERLOAD_IN_FLIGHT_PER_CONNECTION * sustained;
+  const settings = serviceSettings(context, 1);
+  const service = await startTracked(context, () => startService({ ...settings, extraEnv: { ...settings.extraEnv, OVERLOAD_MAX_IN_FLIGHT: String(maxInFlight) } }));
+  const next = scenarioRequests(options.customers, await accessToken(service))[1];
+  if (options.warmupSeconds > 0) await measureOverloadPhase(service.url, sustained, options.warmupSeconds, next);
+  const phases: NonNullable<BenchResults['overload']>['phases'] = [];
+  for (const [phase, connections] of [
+    ['sustained', sustained],
+    ['four times the connections', 4 * sustained],
+    ['load dropped back', sustained],
+  ] as const) {
+    say(`overload: ${phase} @${connections}`);
+    phases.push({ phase, figures: await measureOverloadPhase(service.url, connections, options.durationSeconds, next) });
+  }
+  results.overload = { maxInFlight, phases };
+  await service.stop();
+  context.stops.length = 0;
+}
+
 /** Scenario 1's p99 at GROWTH_FROM customers and again at growthTo. */
 async function measureGrowth(context: Context, results: BenchResults): Promise<void> {
   const connections = context.options.connections[0] ?? 32;
@@ -273,6 +304,7 @@ async function main(): Promise<number> {
     } else {
       results.seedSeconds = await seed(database, 1, options.customers);
       await measureScenarios(context, results);
+      if (options.overload) await measureOverload(context, results);
       if (options.cluster) await measureCluster(context, results);
       if (options.compareNode !== undefined) await measureNodeComparison(context, results, options.compareNode);
     }
@@ -287,7 +319,7 @@ async function main(): Promise<number> {
   writeChart(results, RESULTS_DIR, stamp);
   process.stdout.write(`${markdownReport(results)}\n`);
   // The only failure: an answer that was not 2xx, or a connection error. Never a time.
-  return allLoads(results).some(({ figures }) => figures.errors > 0 || figures.non2xx > 0) ? 1 : 0;
+  return allLoads(results).some(({ figures }) => figures.errors > 0 || figures.non2xx > 0) || overloadFailures(results).length > 0 ? 1 : 0;
 }
 
 main().then(

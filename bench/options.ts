@@ -17,6 +17,8 @@ export interface BenchOptions {
   build: boolean;
   serverUrl: string;
   dbPoolMax: number;
+  /** The overload scenario (scenario 1 at four times the connections, on a bounded service); --no-overload skips it. */
+  overload: boolean;
   /** Only these scenarios (all by default). */
   scenarios: number[];
   /** Runs the service and ceiling (b) with `node --cpu-prof`, profiles under bench/results/profiles/{service,hand-written}/. */
@@ -26,7 +28,7 @@ export interface BenchOptions {
 }
 
 const USAGE = `npm run bench -- [--quick] [--customers N] [--duration S] [--warmup S] [--rounds N] [--connections 32,128]
-                   [--no-cluster] [--growth [--growth-to N]] [--no-build] [--scenarios 1,2] [--profile]
+                   [--no-cluster] [--no-overload] [--growth [--growth-to N]] [--no-build] [--scenarios 1,2] [--profile]
                    [--compare-node PATH_TO_NODE]
   DATABASE_URL: the PostgreSQL server to create the benchmark's database on (default the local server)`;
 
@@ -48,6 +50,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       rounds: { type: 'string' },
       connections: { type: 'string' },
       'no-cluster': { type: 'boolean', default: false },
+      'no-overload': { type: 'boolean', default: false },
       growth: { type: 'boolean', default: false },
       'growth-to': { type: 'string' },
       'no-build': { type: 'boolean', default: false },
@@ -71,6 +74,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     rounds: positive('rounds', values.rounds, quick ? 1 : 3),
     connections: (values.connections ?? '32,128').split(',').map((count) => positive('connections', count, 0)),
     cluster: !quick && !values['no-cluster'],
+    overload: !values['no-overload'],
     growth: values.growth,
     growthTo: positive('growth-to', values['growth-to'], 1_000_000),
     build: !values['no-build'],

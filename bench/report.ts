@@ -1,5 +1,5 @@
 import type { CpuCost } from './machine-cpu';
-import { allLoads, type BenchResults } from './results';
+import { allLoads, overloadFailures, type BenchResults } from './results';
 
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 const ms = (value: number): string => value.toFixed(value < 10 ? 1 : 0);
@@ -63,13 +63,38 @@ export function markdownReport(results: BenchResults): string {
       );
     }
   }
+  if (results.overload) {
+    const [sustained] = results.overload.phases;
+    lines.push(
+      '',
+      `Overload (OVERLOAD_MAX_IN_FLIGHT=${results.overload.maxInFlight}), scenario 1, answers timed one by one:`,
+      '',
+      '| phase | conn | served/s | shed/s (503) | served p50 ms | served p99 ms | served p99 vs sustained | shed p99 ms | 503s without Retry-After |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const { phase, figures } of results.overload.phases) {
+      lines.push(
+        `| ${phase} | ${figures.connections} | ${Math.round(figures.served / figures.seconds)} | ${Math.round(figures.shed / figures.seconds)} | ${ms(figures.servedP50Ms)} | ${ms(figures.servedP99Ms)} | ${ratio(figures.servedP99Ms, sustained?.figures.servedP99Ms ?? 0)} | ${figures.shed > 0 ? ms(figures.shedP99Ms) : '–'} | ${figures.shedWithoutRetryAfter} |`,
+      );
+    }
+  }
   if (results.growth) {
     const [small, large] = results.growth;
     lines.push('', '| growth, scenario 1 | customers | req/s | p99 ms |', '|---|---:|---:|---:|');
     for (const step of results.growth) lines.push(`| | ${step.customers.toLocaleString('en-US')} | ${step.figures.requestsPerSecond} | ${ms(step.figures.p99Ms)} |`);
     if (small && large) lines.push('', `p99 at ${large.customers.toLocaleString('en-US')} / p99 at ${small.customers.toLocaleString('en-US')}: ${ratio(large.figures.p99Ms, small.figures.p99Ms)}`);
   }
-  const failures = allLoads(results).filter(({ figures }) => figures.errors > 0 || figures.non2xx > 0);
-  lines.push('', failures.length === 0 ? 'Every answer was 2xx; no connection errors.' : `FAILED: ${failures.map(({ label, figures }) => `${label}: ${figures.errors} errors, ${figures.non2xx} non-2xx ${JSON.stringify(figures.non2xxStatuses)} ${figures.firstNon2xxBody ?? ''}`).join('; ')}`);
+  const failures = [
+    ...allLoads(results)
+      .filter(({ figures }) => figures.errors > 0 || figures.non2xx > 0)
+      .map(({ label, figures }) => `${label}: ${figures.errors} errors, ${figures.non2xx} non-2xx ${JSON.stringify(figures.non2xxStatuses)} ${figures.firstNon2xxBody ?? ''}`),
+    ...overloadFailures(results),
+  ];
+  lines.push(
+    '',
+    failures.length === 0
+      ? `Every answer was 2xx${results.overload ? ' (but the 503s the overload scenario shed at four times the connections, each with Retry-After)' : ''}; no connection errors.`
+      : `FAILED: ${failures.join('; ')}`,
+  );
   return lines.join('\n');
 }

@@ -1,4 +1,5 @@
 import type { LoadFigures } from './load';
+import type { OverloadFigures } from './overload';
 import type { PgbenchFigures } from './pgbench';
 import type { ScenarioId } from './scenarios';
 
@@ -24,6 +25,8 @@ export interface BenchResults {
   cluster?: { figures: Array<{ single: LoadFigures; cluster: LoadFigures }>; peakRssMbPerProcess: number; dbPoolMaxPerWorker: number };
   /** Scenario 1 on the service run by --compare-node's binary, in turns with the service run by the bench's own. */
   nodeComparison?: Array<{ node: string; otherNode: string; service: LoadFigures; otherService: LoadFigures }>;
+  /** Scenario 1 at the sustained connection count, at four times it, and at it again, with OVERLOAD_MAX_IN_FLIGHT = maxInFlight. */
+  overload?: { maxInFlight: number; phases: Array<{ phase: string; figures: OverloadFigures }> };
   /** Scenario 1 at a small and a large table. */
   growth?: Array<{ customers: number; figures: LoadFigures }>;
 }
@@ -46,4 +49,20 @@ export function allLoads(results: BenchResults): Array<{ label: string; figures:
       { label: `scenario 1 on ${otherNode} @${otherService.connections}`, figures: otherService },
     ]),
   ];
+}
+
+/**
+ * What the overload scenario must never show, whatever the timings: an
+ * answer other than 2xx or a shed 503, a connection error, a 503 without
+ * Retry-After, or a request shed while the load was within what the process
+ * sustains (before the surge, and at once after it: the recovery).
+ */
+export function overloadFailures(results: BenchResults): string[] {
+  return (results.overload?.phases ?? []).flatMap(({ phase, figures }, index) => {
+    const failures: string[] = [];
+    if (figures.otherAnswers > 0 || figures.errors > 0) failures.push(`${phase}: ${figures.otherAnswers} other answers, ${figures.errors} connection errors`);
+    if (figures.shedWithoutRetryAfter > 0) failures.push(`${phase}: ${figures.shedWithoutRetryAfter} 503s without Retry-After`);
+    if (index !== 1 && figures.shed > 0) failures.push(`${phase}: ${figures.shed} requests shed under the sustained load`);
+    return failures;
+  });
 }

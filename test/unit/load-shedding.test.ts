@@ -2,6 +2,8 @@ import express from 'express';
 import request from 'supertest';
 import { loadShedding } from '../../src/platform/http/load-shedding';
 import { requestId } from '../../src/platform/http/request-id';
+import { requestLogger } from '../../src/platform/http/request-logger';
+import { createLogger } from '../../src/platform/logger';
 
 /**
  * Load shedding counted, not timed: with N requests held unanswered, request
@@ -61,4 +63,19 @@ it('reads the real event loop: a 600 ms block shows as a delay above 500 ms in t
   await new Promise((resolve) => setTimeout(resolve, 50));
   histogram.disable();
   expect(histogram.max / 1e6).toBeGreaterThan(500);
+});
+
+it('writes no access line for a shed request: one summary warning counts a surge, then at most one a second', async () => {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
+  let delayMs = 101;
+  const app = express();
+  app.use(requestId(), requestLogger(logger), loadShedding({ maxInFlight: 0, maxEventLoopDelayMs: 100 }, () => delayMs, logger));
+  app.get('/quick', (_request, response) => void response.json({ quick: true }));
+  for (let shed = 0; shed < 5; shed += 1) await request(app).get('/quick').expect(503);
+  delayMs = 0;
+  await request(app).get('/quick').expect(200);
+  expect(lines.filter(({ msg }) => msg === 'request completed').map(({ status }) => status)).toEqual([200]);
+  // The first of the surge is written at once; the four after it wait for the period's end.
+  expect(lines.filter(({ msg }) => String(msg).startsWith('requests shed'))).toEqual([expect.objectContaining({ level: 'warn', shed: 1, reason: 'event-loop delay' })]);
 });

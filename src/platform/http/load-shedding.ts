@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
+import type { Logger } from '../logger';
 import { sendErrorMessage } from './error-handler';
 
 export interface LoadSheddingSettings {
@@ -8,6 +9,9 @@ export interface LoadSheddingSettings {
   /** The event loop's delay (p99 over the last sample period) beyond which new requests are answered 503; 0: not watched. */
   maxEventLoopDelayMs: number;
 }
+
+/** At most one summary line of shed requests per this period. */
+const SHED_LOG_PERIOD_MS = 1000;
 
 /** How often the event loop's delay is read (and its histogram restarted). */
 const SAMPLE_PERIOD_MS = 500;
@@ -29,6 +33,32 @@ function sampledEventLoopDelay(settings: LoadSheddingSettings): () => number {
 }
 
 /**
+ * One warning a second at most while requests are shed, with how many were
+ * and why, instead of an access line for each: the log must not become the
+ * overload's cost. The first one of a surge is written at once.
+ */
+function shedSummary(logger: Logger, settings: LoadSheddingSettings): (reason: string) => void {
+  let shed = 0;
+  let reason = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (shed === 0) return;
+    logger.warn({ shed, reason, maxInFlight: settings.maxInFlight, maxEventLoopDelayMs: settings.maxEventLoopDelayMs }, 'requests shed: answered 503 SERVICE_OVERLOADED');
+    shed = 0;
+  };
+  return (why) => {
+    shed += 1;
+    reason = why;
+    if (timer === undefined) {
+      flush();
+      timer = setTimeout(flush, SHED_LOG_PERIOD_MS);
+      timer.unref();
+    }
+  };
+}
+
+/**
  * Sheds load rather than queueing it: a request that arrives while the
  * process already holds `maxInFlight` unanswered ones, or while its event
  * loop is late by more than `maxEventLoopDelayMs` (the CPU is saturated),
@@ -39,8 +69,13 @@ function sampledEventLoopDelay(settings: LoadSheddingSettings): () => number {
  * libraries are Fastify plugins (@fastify/under-pressure); those for Express
  * (overload-protection, toobusy-js) are unmaintained.
  */
-export function loadShedding(settings: LoadSheddingSettings, loopDelayMs: () => number = sampledEventLoopDelay(settings)): RequestHandler {
+export function loadShedding(
+  settings: LoadSheddingSettings,
+  loopDelayMs: () => number = sampledEventLoopDelay(settings),
+  logger?: Logger,
+): RequestHandler {
   let inFlight = 0;
+  const shedLog = logger === undefined ? undefined : shedSummary(logger, settings);
   const full = () => settings.maxInFlight > 0 && inFlight >= settings.maxInFlight;
   const late = () => settings.maxEventLoopDelayMs > 0 && loopDelayMs() > settings.maxEventLoopDelayMs;
   return (request, response, next) => {
@@ -49,6 +84,9 @@ export function loadShedding(settings: LoadSheddingSettings, loopDelayMs: () => 
       return;
     }
     if (full() || late()) {
+      // No access line of its own (requestLogger skips it): under a surge that would be thousands a second.
+      response.locals.shed = true;
+      shedLog?.(full() ? 'in-flight bound' : 'event-loop delay');
       sendErrorMessage(request, response, 'SERVICE_OVERLOADED');
       return;
     }

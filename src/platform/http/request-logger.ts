@@ -26,6 +26,8 @@ export function requestLogger(logger: Logger): RequestHandler {
   return (request, response, next) => {
     const started = process.hrtime.bigint();
     response.on('finish', () => {
+      // A shed request is counted in load-shedding.ts's summary line instead.
+      if (response.locals.shed === true) return;
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const line: AccessLine = {
         requestId: request.requestId,

@@ -1,0 +1,72 @@
+import autocannon from 'autocannon';
+import type { LoadRequest } from './load';
+
+/**
+ * The overload scenario's load: like load.ts, but each answer is timed and
+ * counted by its status, so the p99 of the requests the service accepted is
+ * read apart from the 503s it shed (autocannon's own histogram mixes them).
+ * With one request in flight per connection, a connection's request is sent
+ * when the previous answer is in, right after `setupRequest`, which stamps it.
+ */
+export interface OverloadFigures {
+  connections: number;
+  seconds: number;
+  served: number;
+  shed: number;
+  /** 503 answers without a Retry-After header: must be 0. */
+  shedWithoutRetryAfter: number;
+  /** Answers that were neither 2xx nor a 503 SERVICE_OVERLOADED, and connection errors: must be 0. */
+  otherAnswers: number;
+  errors: number;
+  servedP50Ms: number;
+  servedP99Ms: number;
+  shedP99Ms: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+export async function measureOverloadPhase(url: string, connections: number, seconds: number, next: () => LoadRequest): Promise<OverloadFigures> {
+  const served: number[] = [];
+  const shed: number[] = [];
+  let shedWithoutRetryAfter = 0;
+  let otherAnswers = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (request, context) => {
+          (context as { sentAt?: number }).sentAt = performance.now();
+          return { ...request, ...next() };
+        },
+        onResponse: (status, _body, context, headers) => {
+          const elapsed = performance.now() - ((context as { sentAt?: number }).sentAt ?? performance.now());
+          if (status >= 200 && status < 300) served.push(elapsed);
+          else if (status === 503) {
+            shed.push(elapsed);
+            // Raw header names, as the server wrote them.
+            if (!Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'retry-after')) shedWithoutRetryAfter += 1;
+          } else otherAnswers += 1;
+        },
+      },
+    ],
+  });
+  served.sort((a, b) => a - b);
+  shed.sort((a, b) => a - b);
+  return {
+    connections,
+    seconds,
+    served: served.length,
+    shed: shed.length,
+    shedWithoutRetryAfter,
+    otherAnswers,
+    errors: result.errors,
+    servedP50Ms: percentile(served, 50),
+    servedP99Ms: percentile(served, 99),
+    shedP99Ms: percentile(shed, 99),
+  };
+}
