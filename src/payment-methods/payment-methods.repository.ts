@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { recordEventCtes } from '../events/event-log';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 export interface PaymentMethodRecord {
@@ -212,6 +213,58 @@ export async function updatePaymentMethod(
     .update({ ...Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)), updated_at: trx.fn.now() })
     .returning([...COLUMNS])) as PaymentMethodRow[];
   return toRecord(row as PaymentMethodRow);
+}
+
+const CARD_OF_CUSTOMER = preparedStatement(
+  'payment_method_of_customer',
+  `select ${COLUMNS.join(', ')} from payment_methods where location_id = ? and customer_id = ? and id = ?`,
+);
+
+/** The customer's card, read without a lock (a renewal's first step). */
+export async function findPaymentMethod(db: Knex, locationId: string, customerId: string, id: string): Promise<PaymentMethodRecord | undefined> {
+  const [row] = await runPrepared<PaymentMethodRow>(db, CARD_OF_CUSTOMER, [locationId, customerId, id]);
+  return row === undefined ? undefined : toRecord(row);
+}
+
+const RENEW_CARD = preparedStatement(
+  'renew_payment_method',
+  `with renewed as (
+     update payment_methods set last_four = ?, exp_month = ?, exp_year = ?, updated_at = now()
+      where location_id = ? and customer_id = ? and id = ? and last_four = ? and exp_month = ? and exp_year = ?
+      returning ${COLUMNS.join(', ')}
+   ),
+   ${recordEventCtes('renewed', { customerId: 'renewed.customer_id', data: '?::jsonb', where: '?::boolean' })}
+   select ${COLUMNS.join(', ')} from renewed`,
+);
+
+/**
+ * A renewal (new last four and expiry) and its event in one statement, no
+ * transaction, made only if the card still has the last four and expiry it
+ * was read with: the event, built from that read (eventBindings with its
+ * data), is then exact. `recordEvent` false when nothing answered changes.
+ * Undefined when the card changed or went in between.
+ */
+export async function renewPaymentMethod(
+  db: Knex,
+  current: PaymentMethodRecord,
+  renewed: Pick<PaymentMethodRecord, 'lastFour' | 'expMonth' | 'expYear'>,
+  event: readonly Knex.RawBinding[],
+  recordEvent: boolean,
+): Promise<PaymentMethodRecord | undefined> {
+  const [row] = await runPrepared<PaymentMethodRow>(db, RENEW_CARD, [
+    renewed.lastFour,
+    renewed.expMonth,
+    renewed.expYear,
+    current.locationId,
+    current.customerId,
+    current.id,
+    current.lastFour,
+    current.expMonth,
+    current.expYear,
+    ...event,
+    recordEvent,
+  ]);
+  return row === undefined ? undefined : toRecord(row);
 }
 
 /** Deletes every card of the customer (run after its defaults are gone), answering them as they were. */

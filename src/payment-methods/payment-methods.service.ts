@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { customerExists } from '../customers/customers.repository';
-import { recordChanges, type Change } from '../events/event-log';
+import { eventBindings, recordChanges, type Change } from '../events/event-log';
 import type { WriteContext } from '../platform/http/request-context';
 import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
@@ -15,10 +15,12 @@ import {
 import {
   cardWithFingerprint,
   deletePaymentMethod,
+  findPaymentMethod,
   findPaymentMethodOwner,
   listCustomerPaymentMethods,
   lockCustomerForCards,
   lockPaymentMethod,
+  renewPaymentMethod,
   updatePaymentMethod,
   upsertPaymentMethod,
   type PaymentMethodRecord,
@@ -121,6 +123,8 @@ export class PaymentMethodsService {
    * records nothing).
    */
   async update(write: WriteContext, customerId: string, paymentMethodId: string, input: UpdatePaymentMethodInput): Promise<PaymentMethodRecord> {
+    const renewed = await this.renewWithoutTransaction(write, customerId, paymentMethodId, input);
+    if (renewed !== undefined) return renewed;
     const { locationId } = write;
     return inTransaction(write.db, async (trx) => {
       const current = await lockPaymentMethod(trx, locationId, customerId, paymentMethodId);
@@ -149,6 +153,37 @@ export class PaymentMethodsService {
       }
       return updated;
     });
+  }
+
+  /**
+   * The common renewal (a new expiry or last four, the fingerprint and brand
+   * absent or as they are) in two round trips and no transaction: the card read, then
+   * changed with its event by one statement that holds only if the card is
+   * still as read. Undefined whenever it does not apply (inside an
+   * Idempotency-Key's transaction, another fingerprint or brand, no such card,
+   * a change in between): the transactional path then decides, 404s and 409s included.
+   */
+  private async renewWithoutTransaction(
+    write: WriteContext,
+    customerId: string,
+    paymentMethodId: string,
+    input: UpdatePaymentMethodInput,
+  ): Promise<PaymentMethodRecord | undefined> {
+    if (write.db.isTransaction === true) return undefined;
+    const current = await findPaymentMethod(write.db, write.locationId, customerId, paymentMethodId);
+    if (current === undefined) return undefined;
+    const sameFingerprint = input.fingerprint === undefined || input.fingerprint === current.fingerprint;
+    const sameBrand = input.card?.type === undefined || input.card.type.toUpperCase() === current.cardBrand;
+    if (!sameFingerprint || !sameBrand) return undefined;
+    const next: PaymentMethodRecord = {
+      ...current,
+      lastFour: input.card?.lastFour ?? current.lastFour,
+      expMonth: input.card?.expiry?.month ?? current.expMonth,
+      expYear: input.card?.expiry?.year ?? current.expYear,
+    };
+    const previous = answeredChanges(current, next);
+    const event = eventBindings(write.origin, 'payment_method.updated', { object: toPaymentMethodData(next), previous: previous ?? null });
+    return renewPaymentMethod(write.db, current, next, event, previous !== undefined);
   }
 
   /** Removes a card and every default that pointed at it: one event for each default, then the card's. */

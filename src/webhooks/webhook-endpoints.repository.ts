@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventType } from '../events/event-types';
 import { cursorPage } from '../platform/db/cursor-page';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 export type EndpointStatus = 'ENABLED' | 'DISABLED';
 export type DisabledReason = 'MANUAL' | 'GONE' | 'FAILING';
@@ -67,21 +68,26 @@ export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
   };
 }
 
+const INSERT_ENDPOINT = preparedStatement(
+  'insert_webhook_endpoint',
+  `insert into webhook_endpoints (location_id, id, url, description, enabled_events, status, secret)
+   values (?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), 'ENABLED', ?)
+   returning ${ENDPOINT_COLUMNS.join(', ')}`,
+);
+
 export async function insertEndpoint(
   db: Knex,
   endpoint: Pick<WebhookEndpointRecord, 'locationId' | 'id' | 'url' | 'description' | 'enabledEvents' | 'secret'>,
 ): Promise<WebhookEndpointRecord> {
-  const [row] = (await db('webhook_endpoints')
-    .insert({
-      location_id: endpoint.locationId,
-      id: endpoint.id,
-      url: endpoint.url,
-      description: endpoint.description,
-      enabled_events: endpoint.enabledEvents,
-      status: 'ENABLED',
-      secret: endpoint.secret,
-    })
-    .returning(ENDPOINT_COLUMNS)) as EndpointRow[];
+  // The types as JSON: in a transaction (an Idempotency-Key's) Knex's raw would spread an array into a list.
+  const [row] = await runPrepared<EndpointRow>(db, INSERT_ENDPOINT, [
+    endpoint.locationId,
+    endpoint.id,
+    endpoint.url,
+    endpoint.description,
+    JSON.stringify(endpoint.enabledEvents),
+    endpoint.secret,
+  ]);
   return toEndpointRecord(row as EndpointRow);
 }
 

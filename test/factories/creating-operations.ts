@@ -15,7 +15,7 @@ export interface CreatingOperation {
 
 const withReference = (body: Record<string, unknown>) => ({ ...body, externalReferenceId: 'something-else' });
 
-/** The four creating POSTs. `app` is read when a test runs, after beforeAll has started it. */
+/** The creating POSTs. `app` is read when a test runs, after beforeAll has started it. */
 export function creatingOperations(app: () => TestApp): CreatingOperation[] {
   return [
     {
@@ -63,6 +63,15 @@ export function creatingOperations(app: () => TestApp): CreatingOperation[] {
         },
       }),
       another: withReference,
+    },
+    {
+      template: '/v1/webhook-endpoints',
+      table: 'webhook_endpoints',
+      prepare: async () => ({
+        path: '/v1/webhook-endpoints',
+        body: { url: 'https://hooks.example.com/payment-profiles', enabledEvents: ['customer.created', 'payment_intent.succeeded'], description: 'Order service' },
+      }),
+      another: (body) => ({ ...body, description: 'Another service' }),
     },
   ];
 }

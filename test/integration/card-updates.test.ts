@@ -46,6 +46,41 @@ describe('PATCH /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
     ]);
   });
 
+  it('renews with the expiry alone (its fingerprint and brand may be sent as they are): one event; the same expiry again records none', async () => {
+    const location = newLocation();
+    const customer = await createCustomer(testApp, location);
+    const saved = await saveCard(testApp, location, customer.id, card('4242', '03', '2030', { fingerprint: 'fp-same' }));
+    const patch = (body: object) => request(testApp.app).patch(`/v1/customers/${customer.id}/payment-methods/${saved.id}`).set(testApp.as(location)).send(body);
+    await patch({ card: { expiry: { month: '07', year: '2032' } } }).expect(200);
+    const again = await patch({ card: { type: 'visa', expiry: { month: '07', year: '2032' } }, fingerprint: 'fp-same' }).expect(200);
+    expect(again.body).toMatchObject({ id: saved.id, lastFour: '4242', month: '07', year: '2032' });
+    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=payment_method.updated`).set(testApp.as(location)).expect(200)).body.events;
+    expect(events.map(({ data }: { data: unknown }) => data)).toEqual([
+      { object: again.body, previous: { month: '03', year: '2030', card: { expiry: { month: '03', year: '2030' } } } },
+    ]);
+  });
+
+  it("ten renewals racing: each answered 200, and the events chain from the first expiry to the card's last, each previous what the one before left", async () => {
+    const location = newLocation();
+    const customer = await createCustomer(testApp, location);
+    const saved = await saveCard(testApp, location, customer.id, card('4242', '03', '2030'));
+    const months = Array.from({ length: 10 }, (_, index) => String(index + 1).padStart(2, '0'));
+    const answers = await Promise.all(
+      months.map((month) =>
+        request(testApp.app).patch(`/v1/customers/${customer.id}/payment-methods/${saved.id}`).set(testApp.as(location)).send({ card: { expiry: { month, year: '2031' } } }),
+      ),
+    );
+    expect(answers.map(({ status }) => status)).toEqual(Array(10).fill(200));
+    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=payment_method.updated`).set(testApp.as(location)).expect(200)).body
+      .events as Array<{ data: { object: { month: string; year: string }; previous: { month: string; year: string } } }>;
+    expect(events).toHaveLength(10);
+    const after = new Map(events.map(({ data }) => [`${data.previous.month}/${data.previous.year}`, `${data.object.month}/${data.object.year}`]));
+    let expiry = '03/2030';
+    for (let step = 0; step < 10; step += 1) expiry = after.get(expiry) ?? 'a broken chain';
+    const cards = (await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location)).expect(200)).body.paymentMethods;
+    expect(expiry).toBe(`${cards[0].month}/${cards[0].year}`);
+  });
+
   it('refuses another brand, a fingerprint another card holds, bad fields, and cards not the customer\u2019s, changing nothing', async () => {
     const location = newLocation();
     const customer = await createCustomer(testApp, location);
