@@ -11,18 +11,31 @@ function machineBusyMs(): number {
 
 /**
  * CPU time of every PostgreSQL server process on this machine running now
- * (postmaster and backends), in ms: 0 when DATABASE_URL names a server elsewhere.
+ * (postmaster, backends, autovacuum workers), in ms, by pid: none when
+ * DATABASE_URL names a server elsewhere.
  */
-function postgresCpuMs(): number {
-  let total = 0;
+function postgresCpuMs(): Map<number, number> {
+  const byPid = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMsOf(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') byPid.set(Number(entry), cpuMsOf(Number(entry)));
     } catch {
       // The process ended between the listing and the read.
     }
   }
+  return byPid;
+}
+
+/**
+ * PostgreSQL's CPU between two readings, process by process: one that
+ * started meanwhile counts whole, one that ended meanwhile (a backend whose
+ * client left, an autovacuum worker) is left out, since its last figures
+ * are gone; a plain difference of totals went negative when one ended.
+ */
+function postgresCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -34,7 +47,7 @@ function ownCpuMs(): number {
 interface Reading {
   atMs: number;
   machineBusyMs: number;
-  postgresMs: number;
+  postgresMs: Map<number, number>;
   loadGeneratorMs: number;
   serverMs: number;
 }
@@ -64,7 +77,7 @@ export function cpuCostBetween(before: Reading, after: Reading, requests: number
   return {
     serverMicros: perRequest(after.serverMs - before.serverMs),
     loadGeneratorMicros: perRequest(after.loadGeneratorMs - before.loadGeneratorMs),
-    postgresMicros: perRequest(after.postgresMs - before.postgresMs),
+    postgresMicros: perRequest(postgresCpuBetween(before.postgresMs, after.postgresMs)),
     machineBusyPercent: Math.round(((after.machineBusyMs - before.machineBusyMs) * 100) / ((after.atMs - before.atMs) * cores)),
   };
 }

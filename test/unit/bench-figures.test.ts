@@ -3,7 +3,13 @@ import type { LoadFigures } from '../../bench/load';
 import { cpuCostBetween } from '../../bench/machine-cpu';
 import { medianOfRounds } from '../../bench/rounds';
 
-const reading = (atMs: number, machineBusyMs: number, postgresMs: number, loadGeneratorMs: number, serverMs: number) => ({ atMs, machineBusyMs, postgresMs, loadGeneratorMs, serverMs });
+const reading = (atMs: number, machineBusyMs: number, postgresMs: Record<number, number>, loadGeneratorMs: number, serverMs: number) => ({
+  atMs,
+  machineBusyMs,
+  postgresMs: new Map(Object.entries(postgresMs).map(([pid, ms]) => [Number(pid), ms])),
+  loadGeneratorMs,
+  serverMs,
+});
 
 const figures = (requestsPerSecond: number, serverMicros: number, overrides: Partial<LoadFigures> = {}): LoadFigures => ({
   connections: 32,
@@ -22,8 +28,14 @@ const figures = (requestsPerSecond: number, serverMicros: number, overrides: Par
 describe('the benchmark figures', () => {
   it('divides each CPU reading by the requests answered, and the machine busy time by wall time × cores', () => {
     // 2 s of wall time, 1,000 requests; both cores together busy for 3 s of 2 × 2 s = 75 %.
-    const cost = cpuCostBetween(reading(0, 10_000, 500, 200, 1_000), reading(2_000, 13_000, 650, 380, 1_700), 1_000, 2);
+    const cost = cpuCostBetween(reading(0, 10_000, { 1: 500 }, 200, 1_000), reading(2_000, 13_000, { 1: 650 }, 380, 1_700), 1_000, 2);
     expect(cost).toEqual({ serverMicros: 700, loadGeneratorMicros: 180, postgresMicros: 150, machineBusyPercent: 75 });
+  });
+
+  it("counts PostgreSQL's CPU process by process: one started meanwhile whole, one that ended not at all (never below zero)", () => {
+    // Backend 1 used 100 ms, backend 3 started and used 50; backend 2 (900 ms before) ended: its share is unknown, not -900.
+    const cost = cpuCostBetween(reading(0, 0, { 1: 500, 2: 900 }, 0, 0), reading(1_000, 0, { 1: 600, 3: 50 }, 0, 0), 1_000, 2);
+    expect(cost.postgresMicros).toBe(150);
   });
 
   it('takes the median of each measure over the rounds and sums the counts', () => {
