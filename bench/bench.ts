@@ -6,18 +6,22 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import type pg from 'pg';
 import path from 'node:path';
 import { createBenchDatabase, withClient, type BenchDatabase } from './bench-database';
 import { writeChart } from './chart';
 import { CONSUMABLE_RATE_BOUND, consumableStatements, type Consumable } from './consumables';
 import { measureLoad, type LoadFigures, type LoadRequest } from './load';
 import { parseBenchOptions, type BenchOptions } from './options';
+import { LOCATION_COUNT } from './ids';
 import { measureOverloadPhase } from './overload';
+import { percentileOf } from './percentile';
+import { startLagReceiver } from './webhook-lag';
 import { runPgbench } from './pgbench';
 import type { RunningServer } from './processes';
 import { markdownReport } from './report';
 import { medianOfRounds } from './rounds';
-import { allLoads, overloadFailures, type BenchResults } from './results';
+import { allLoads, overloadFailures, webhookFailures, type BenchResults } from './results';
 import { BENCH_ENDPOINT_HOST, SCENARIOS, consumingRequests, scenarioRequests, type ConsumingScenarioId } from './scenarios';
 import { seedCustomers } from './seed';
 import { accessToken, benchCredentials, startBareExpress, startHandWritten, startService, type BenchCredentials } from './servers';
@@ -27,6 +31,8 @@ const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 /** Rate limiting stays on, so its cost is in every figure, with a budget no run spends. */
 const UNSPENT_RATE_LIMIT = 1_000_000_000;
 const GROWTH_FROM = 10_000;
+/** Seconds the dispatcher gets to deliver a turn's events once its load stops, before they count as pending. */
+const WEBHOOK_DRAIN_SECONDS = 120;
 /** The overload scenario's OVERLOAD_MAX_IN_FLIGHT, per connection of the load a process sustains (README, Load shedding). */
 const OVERLOAD_IN_FLIGHT_PER_CONNECTION = 2;
 /** WEB_CONCURRENCY of the cluster measured against one process. */
@@ -75,10 +81,14 @@ function consumingSource(context: Context, scenario: ConsumingScenarioId, kind: 
   };
 }
 
-/** Scenario 8's endpoints are removed before each turn: every turn creates into the same table, and later scenarios' events fan out over none of them. */
+/** Scenario 8's endpoints, removed before each of its turns and after its last: each turn creates into the same table, and later scenarios' events fan out over none of them. */
+async function removeBenchEndpoints(context: Context): Promise<void> {
+  await withClient(context.database.url, (client) => client.query(`delete from webhook_endpoints where url like 'https://${BENCH_ENDPOINT_HOST}/%'`));
+}
+
 function endpointSource(context: Context, next: () => LoadRequest): RequestSource {
   return async () => {
-    await withClient(context.database.url, (client) => client.query(`delete from webhook_endpoints where url like 'https://${BENCH_ENDPOINT_HOST}/%'`));
+    await removeBenchEndpoints(context);
     return next;
   };
 }
@@ -169,6 +179,7 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
       const source = scenarioSource(context, scenario, token, requests);
       const [handWrittenFigures, serviceFigures] = await measureInTurns(context, [handWritten, service], connections, source);
       results.runs.push({ scenario: scenario.id, name: scenario.name, handWritten: handWrittenFigures, service: serviceFigures });
+      if (scenario.id === 8) await removeBenchEndpoints(context);
     }
   }
   // At the service's own number of database connections: the most it can put on the server at once.
@@ -240,6 +251,101 @@ async function measureOverload(context: Context, results: BenchResults): Promise
   context.stops.length = 0;
 }
 
+/** Polls `done` (a query on the bench's database) every 100 ms until it holds or `seconds` pass; whether it held. */
+async function waitFor(context: Context, seconds: number, done: (client: pg.Client) => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + seconds * 1000;
+  return withClient(context.database.url, async (client) => {
+    while (!(await done(client))) {
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return true;
+  });
+}
+
+const outboxIsEmpty = async (client: pg.Client) => (await client.query('select 1 from event_outbox limit 1')).rowCount === 0;
+
+/** One endpoint per bench location, every event type, all at the receiver, made through the API. */
+async function createLagEndpoints(service: RunningServer, token: string, receiverUrl: string): Promise<Array<{ locationId: string; id: string }>> {
+  return Promise.all(
+    Array.from({ length: LOCATION_COUNT }, async (_, index) => {
+      const locationId = `bench-location-${index}`;
+      const response = await fetch(`${service.url}/v1/webhook-endpoints`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Platform-Restaurant-External-ID': locationId, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url: receiverUrl, enabledEvents: ['*'], description: 'bench: webhook lag' }),
+      });
+      if (response.status !== 201) throw new Error(`creating a webhook endpoint answered ${response.status}: ${await response.text()}`);
+      return { locationId, id: ((await response.json()) as { id: string }).id };
+    }),
+  );
+}
+
+/**
+ * Webhook delivery under load: the mix (scenario 6) at the first connection
+ * count in turns, with no endpoint and with one endpoint per location (all at
+ * one local receiver, every type). Before a turn with endpoints the outbox is
+ * empty (no earlier event is fanned out to them); after it, the bench waits
+ * until every delivery of the turn is made, then reads each event's lag from
+ * its `createdAt` to its arrival, and removes the endpoints.
+ */
+async function measureWebhookLag(context: Context, results: BenchResults): Promise<void> {
+  const { options } = context;
+  const connections = options.connections[0] ?? 32;
+  const receiver = await startLagReceiver();
+  const settings = serviceSettings(context, 1);
+  const service = await startTracked(context, () => startService({ ...settings, extraEnv: { ...settings.extraEnv, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } }));
+  try {
+    const token = await accessToken(service);
+    const mix = scenarioRequests(options.customers, token)[6];
+    const turns: [LoadFigures[], LoadFigures[]] = [[], []];
+    const lags: number[] = [];
+    const totals = { delivered: 0, failed: 0, pending: 0, duplicates: 0 };
+    for (let round = 0; round < options.rounds; round += 1) {
+      say(`webhook lag: the mix with no endpoint @${connections}`);
+      turns[0].push(await measure(context, service, connections, mix, round === 0));
+      if (!(await waitFor(context, WEBHOOK_DRAIN_SECONDS, outboxIsEmpty))) throw new Error('the outbox did not empty between turns');
+      const endpoints = await createLagEndpoints(service, token, receiver.url);
+      receiver.reset();
+      say(`webhook lag: the mix with ${endpoints.length} endpoints @${connections}`);
+      turns[1].push(await measure(context, service, connections, mix, round === 0));
+      const ids = endpoints.map(({ id }) => id);
+      await waitFor(
+        context,
+        WEBHOOK_DRAIN_SECONDS,
+        async (client) =>
+          (await outboxIsEmpty(client)) &&
+          (await client.query(`select 1 from webhook_deliveries where endpoint_id = any($1::uuid[]) and status = 'PENDING' limit 1`, [ids])).rowCount === 0,
+      );
+      const counts = await withClient(context.database.url, (client) =>
+        client.query<{ status: string; count: number }>(`select status, count(*)::int as count from webhook_deliveries where endpoint_id = any($1::uuid[]) group by status`, [ids]),
+      );
+      const countOf = (status: string) => counts.rows.find((row) => row.status === status)?.count ?? 0;
+      totals.delivered += countOf('SUCCEEDED');
+      totals.failed += countOf('FAILED');
+      totals.pending += countOf('PENDING');
+      totals.duplicates += receiver.duplicates();
+      lags.push(...receiver.lags());
+      await withClient(context.database.url, (client) => client.query('delete from webhook_endpoints where id = any($1::uuid[])', [ids]));
+    }
+    results.webhookLag = {
+      connections,
+      endpoints: LOCATION_COUNT,
+      withoutEndpoints: medianOfRounds(turns[0]),
+      withEndpoints: medianOfRounds(turns[1]),
+      ...totals,
+      received: lags.length,
+      lagP50Ms: percentileOf(lags, 50),
+      lagP99Ms: percentileOf(lags, 99),
+      lagMaxMs: percentileOf(lags, 100),
+    };
+  } finally {
+    await service.stop();
+    context.stops.length = 0;
+    await receiver.close();
+  }
+}
+
 /** Scenario 1's p99 at GROWTH_FROM customers and again at growthTo. */
 async function measureGrowth(context: Context, results: BenchResults): Promise<void> {
   const connections = context.options.connections[0] ?? 32;
@@ -305,6 +411,7 @@ async function main(): Promise<number> {
       results.seedSeconds = await seed(database, 1, options.customers);
       await measureScenarios(context, results);
       if (options.overload) await measureOverload(context, results);
+      if (options.webhooks) await measureWebhookLag(context, results);
       if (options.cluster) await measureCluster(context, results);
       if (options.compareNode !== undefined) await measureNodeComparison(context, results, options.compareNode);
     }
@@ -319,7 +426,7 @@ async function main(): Promise<number> {
   writeChart(results, RESULTS_DIR, stamp);
   process.stdout.write(`${markdownReport(results)}\n`);
   // The only failure: an answer that was not 2xx, or a connection error. Never a time.
-  return allLoads(results).some(({ figures }) => figures.errors > 0 || figures.non2xx > 0) || overloadFailures(results).length > 0 ? 1 : 0;
+  return allLoads(results).some(({ figures }) => figures.errors > 0 || figures.non2xx > 0) || overloadFailures(results).length > 0 || webhookFailures(results).length > 0 ? 1 : 0;
 }
 
 main().then(

@@ -19,6 +19,8 @@ export interface BenchOptions {
   dbPoolMax: number;
   /** The overload scenario (scenario 1 at four times the connections, on a bounded service); --no-overload skips it. */
   overload: boolean;
+  /** Webhook delivery under the mix, with and without endpoints; --no-webhooks skips it. */
+  webhooks: boolean;
   /** Only these scenarios (all by default). */
   scenarios: number[];
   /** Runs the service and ceiling (b) with `node --cpu-prof`, profiles under bench/results/profiles/{service,hand-written}/. */
@@ -28,7 +30,7 @@ export interface BenchOptions {
 }
 
 const USAGE = `npm run bench -- [--quick] [--customers N] [--duration S] [--warmup S] [--rounds N] [--connections 32,128]
-                   [--no-cluster] [--no-overload] [--growth [--growth-to N]] [--no-build] [--scenarios 1,2] [--profile]
+                   [--no-cluster] [--no-overload] [--no-webhooks] [--growth [--growth-to N]] [--no-build] [--scenarios 1,2] [--profile]
                    [--compare-node PATH_TO_NODE]
   DATABASE_URL: the PostgreSQL server to create the benchmark's database on (default the local server)`;
 
@@ -51,6 +53,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       connections: { type: 'string' },
       'no-cluster': { type: 'boolean', default: false },
       'no-overload': { type: 'boolean', default: false },
+      'no-webhooks': { type: 'boolean', default: false },
       growth: { type: 'boolean', default: false },
       'growth-to': { type: 'string' },
       'no-build': { type: 'boolean', default: false },
@@ -75,6 +78,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     connections: (values.connections ?? '32,128').split(',').map((count) => positive('connections', count, 0)),
     cluster: !quick && !values['no-cluster'],
     overload: !values['no-overload'],
+    webhooks: !values['no-webhooks'],
     growth: values.growth,
     growthTo: positive('growth-to', values['growth-to'], 1_000_000),
     build: !values['no-build'],

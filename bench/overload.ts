@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import type { LoadRequest } from './load';
+import { percentileOf } from './percentile';
 
 /**
  * The overload scenario's load: like load.ts, but each answer is timed and
@@ -21,11 +22,6 @@ export interface OverloadFigures {
   servedP50Ms: number;
   servedP99Ms: number;
   shedP99Ms: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
 export async function measureOverloadPhase(url: string, connections: number, seconds: number, next: () => LoadRequest): Promise<OverloadFigures> {
@@ -55,8 +51,6 @@ export async function measureOverloadPhase(url: string, connections: number, sec
       },
     ],
   });
-  served.sort((a, b) => a - b);
-  shed.sort((a, b) => a - b);
   return {
     connections,
     seconds,
@@ -65,8 +59,8 @@ export async function measureOverloadPhase(url: string, connections: number, sec
     shedWithoutRetryAfter,
     otherAnswers,
     errors: result.errors,
-    servedP50Ms: percentile(served, 50),
-    servedP99Ms: percentile(served, 99),
-    shedP99Ms: percentile(shed, 99),
+    servedP50Ms: percentileOf(served, 50),
+    servedP99Ms: percentileOf(served, 99),
+    shedP99Ms: percentileOf(shed, 99),
   };
 }

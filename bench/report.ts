@@ -1,5 +1,5 @@
 import type { CpuCost } from './machine-cpu';
-import { allLoads, overloadFailures, type BenchResults } from './results';
+import { allLoads, overloadFailures, webhookFailures, type BenchResults } from './results';
 
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 const ms = (value: number): string => value.toFixed(value < 10 ? 1 : 0);
@@ -78,6 +78,18 @@ export function markdownReport(results: BenchResults): string {
       );
     }
   }
+  if (results.webhookLag) {
+    const lag = results.webhookLag;
+    const [without, withEndpoints] = [lag.withoutEndpoints, lag.withEndpoints];
+    lines.push(
+      '',
+      `Webhook delivery under the mix (scenario 6), in turns with no endpoint and with ${lag.endpoints} (one per location, every type, one local receiver):`,
+      '',
+      '| conn | req/s, no endpoint | p99 ms | req/s, endpoints | p99 ms | req/s with / without | p99 with / without | events delivered | lag p50 ms | lag p99 ms | lag max ms |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| ${lag.connections} | ${without.requestsPerSecond} | ${ms(without.p99Ms)} | ${withEndpoints.requestsPerSecond} | ${ms(withEndpoints.p99Ms)} | ${ratio(withEndpoints.requestsPerSecond, without.requestsPerSecond)} | ${ratio(withEndpoints.p99Ms, without.p99Ms)} | ${lag.delivered} | ${ms(lag.lagP50Ms)} | ${ms(lag.lagP99Ms)} | ${ms(lag.lagMaxMs)} |`,
+    );
+  }
   if (results.growth) {
     const [small, large] = results.growth;
     lines.push('', '| growth, scenario 1 | customers | req/s | p99 ms |', '|---|---:|---:|---:|');
@@ -89,6 +101,7 @@ export function markdownReport(results: BenchResults): string {
       .filter(({ figures }) => figures.errors > 0 || figures.non2xx > 0)
       .map(({ label, figures }) => `${label}: ${figures.errors} errors, ${figures.non2xx} non-2xx ${JSON.stringify(figures.non2xxStatuses)} ${figures.firstNon2xxBody ?? ''}`),
     ...overloadFailures(results),
+    ...webhookFailures(results),
   ];
   lines.push(
     '',

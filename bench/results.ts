@@ -27,6 +27,22 @@ export interface BenchResults {
   nodeComparison?: Array<{ node: string; otherNode: string; service: LoadFigures; otherService: LoadFigures }>;
   /** Scenario 1 at the sustained connection count, at four times it, and at it again, with OVERLOAD_MAX_IN_FLIGHT = maxInFlight. */
   overload?: { maxInFlight: number; phases: Array<{ phase: string; figures: OverloadFigures }> };
+  /** The mix with no endpoint and with one per location (medians of the rounds), and what the receiver saw of the latter's events. */
+  webhookLag?: {
+    connections: number;
+    endpoints: number;
+    withoutEndpoints: LoadFigures;
+    withEndpoints: LoadFigures;
+    delivered: number;
+    failed: number;
+    /** Still pending when the drain's time ran out: must be 0. */
+    pending: number;
+    received: number;
+    duplicates: number;
+    lagP50Ms: number;
+    lagP99Ms: number;
+    lagMaxMs: number;
+  };
   /** Scenario 1 at a small and a large table. */
   growth?: Array<{ customers: number; figures: LoadFigures }>;
 }
@@ -44,6 +60,12 @@ export function allLoads(results: BenchResults): Array<{ label: string; figures:
       { label: `one process beside the cluster, scenario 1 @${single.connections}`, figures: single },
     ]),
     ...(results.growth ?? []).map((step) => ({ label: `growth ${step.customers} customers`, figures: step.figures })),
+    ...(results.webhookLag
+      ? [
+          { label: `mix without endpoints @${results.webhookLag.connections}`, figures: results.webhookLag.withoutEndpoints },
+          { label: `mix with endpoints @${results.webhookLag.connections}`, figures: results.webhookLag.withEndpoints },
+        ]
+      : []),
     ...(results.nodeComparison ?? []).flatMap(({ otherNode, service, otherService }) => [
       { label: `scenario 1 beside ${otherNode} @${service.connections}`, figures: service },
       { label: `scenario 1 on ${otherNode} @${otherService.connections}`, figures: otherService },
@@ -65,4 +87,15 @@ export function overloadFailures(results: BenchResults): string[] {
     if (index !== 1 && figures.shed > 0) failures.push(`${phase}: ${figures.shed} requests shed under the sustained load`);
     return failures;
   });
+}
+
+/** What the webhook-lag measurement must never show: a delivery failed or never made, an event delivered twice or not received. */
+export function webhookFailures(results: BenchResults): string[] {
+  const lag = results.webhookLag;
+  if (lag === undefined) return [];
+  const failures: string[] = [];
+  if (lag.failed > 0 || lag.pending > 0) failures.push(`webhooks: ${lag.failed} deliveries failed, ${lag.pending} still pending`);
+  if (lag.duplicates > 0) failures.push(`webhooks: ${lag.duplicates} events delivered twice`);
+  if (lag.received !== lag.delivered) failures.push(`webhooks: ${lag.delivered} deliveries recorded, ${lag.received} events received`);
+  return failures;
 }
