@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import type { RequestOrigin, WriteContext } from '../platform/http/request-context';
 import type { EventType } from './event-types';
+import { eventsRecorded } from './events-recorded';
 
 /** One change, as the service that made it describes it. */
 export interface Change {
@@ -50,6 +51,7 @@ export async function recordChanges(trx: Knex.Transaction, context: Omit<WriteCo
   }));
   const { origin } = context;
   await runPrepared(trx, INSERT_EVENTS, [context.locationId, origin.requestId, origin.idempotencyKey, origin.clientId, JSON.stringify(rows)]);
+  eventsRecorded();
 }
 
 /**
@@ -73,6 +75,8 @@ export function recordEventCtes(source: string, parts: { customerId: string; dat
 
 /** The bindings of recordEventCtes, in its order: a new event id, the type, the origin, and the data when it is bound as JSON. */
 export function eventBindings(origin: RequestOrigin, type: EventType, data?: Pick<Change, 'object' | 'previous'>): Knex.RawBinding[] {
+  // Made just before the statement that records the event runs.
+  eventsRecorded();
   const bindings: Knex.RawBinding[] = [uuidv7(), type, origin.requestId, origin.idempotencyKey, origin.clientId];
   return data === undefined ? bindings : [...bindings, JSON.stringify({ object: data.object, previous: data.previous })];
 }

@@ -63,6 +63,20 @@ async function attemptsOf(location: string, endpointId: string, query = ''): Pro
 }
 
 describe('webhook deliveries', () => {
+  it("deliver an event this process recorded without waiting for the next poll (the poll here is ten minutes away)", async () => {
+    const location = newLocation();
+    const listening = await receiver();
+    await endpoint(location, listening.url());
+    const before = await createCustomer(testApp, location);
+    startDispatcher({ pollIntervalMs: 600_000 });
+    // The look at start delivers what was there; once it is in, the next poll is ten minutes away.
+    await eventually(() => listening.received.length >= 1, 20_000, 'the delivery found by the look at start');
+    const after = await createCustomer(testApp, location);
+    await eventually(() => listening.received.length >= 2, 20_000, 'the delivery of the event recorded after it');
+    const objects = listening.received.map((delivered) => (JSON.parse(delivered.body) as { data: { object: { id: string } } }).data.object.id);
+    expect(objects).toEqual([before.id, after.id]);
+  });
+
   it('deliver each subscribed event once, signed as Standard Webhooks says, with the event as its body', async () => {
     const location = newLocation();
     const everything = await receiver();
