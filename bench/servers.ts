@@ -45,21 +45,30 @@ export interface ServiceSettings {
   nodeBinary?: string;
 }
 
-/** The NODE_OPTIONS the Dockerfile sets, so the service runs here as it would in its image. */
-export function dockerfileNodeOptions(): string {
+/**
+ * How the Dockerfile runs node: the NODE_OPTIONS it sets and the flags its
+ * CMD gives node before the script (V8 flags NODE_OPTIONS refuses), so the
+ * service runs here as it would in its image.
+ */
+export function dockerfileNode(): { nodeOptions: string; flags: string[] } {
   const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-  return /NODE_OPTIONS="([^"]*)"/.exec(dockerfile)?.[1] ?? '';
+  const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(dockerfile)?.[1] ?? '';
+  // The exec form, ["node", ...flags, "dist/src/server.js"]; HEALTHCHECK's indented CMD is not matched.
+  const command = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+  const words = command === undefined ? [] : (JSON.parse(command) as string[]);
+  return { nodeOptions, flags: words.slice(1, -1) };
 }
 
 /**
  * The service as the Dockerfile runs it: `node dist/src/server.js` with its
- * NODE_OPTIONS, production mode, logging at info to a file, metrics on, every
+ * CMD's node flags and NODE_OPTIONS, production mode, logging at info to a file, metrics on, every
  * middleware on.
  */
 export async function startService(settings: ServiceSettings): Promise<RunningServer> {
+  const { nodeOptions, flags } = dockerfileNode();
   return startServer({
     name: `service (WEB_CONCURRENCY=${settings.webConcurrency})`,
-    args: [...(settings.nodeArgs ?? []), path.join(ROOT, 'dist/src/server.js')],
+    args: [...flags, ...(settings.nodeArgs ?? []), path.join(ROOT, 'dist/src/server.js')],
     env: {
       NODE_ENV: 'production',
       // The only payment processor there is yet.
@@ -75,7 +84,7 @@ export async function startService(settings: ServiceSettings): Promise<RunningSe
       METRICS_PORT: String(await freePort()),
       WEB_CONCURRENCY: String(settings.webConcurrency),
       RATE_LIMIT_REQUESTS: String(settings.rateLimitRequests),
-      NODE_OPTIONS: dockerfileNodeOptions(),
+      NODE_OPTIONS: nodeOptions,
       ...settings.extraEnv,
     },
     port: await freePort(),
