@@ -1,36 +1,43 @@
 import type { Knex } from 'knex';
-import { resourceOf } from './event-types';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 /**
- * The personal fields an event may carry, by the resource it is about: a
- * customer's own reference and description, and an intent's e-mail. Ids are
- * kept: they are pseudonymous, and the history stays readable (who changed
- * what, when) without saying whom it was about.
+ * The personal fields an event may carry, by the resource it is about (the
+ * type's part before the dot, resourceOf): a customer's own reference and
+ * description, and an intent's e-mail. Ids are kept: they are pseudonymous,
+ * and the history stays readable (who changed what, when) without saying
+ * whom it was about. Identifiers only: they are written into the SQL below.
  */
 const PERSONAL_FIELDS: Record<string, readonly string[]> = {
   customer: ['externalReferenceId', 'description'],
   payment_intent: ['email'],
 };
 
-function scrubbed(value: unknown, fields: readonly string[]): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, fields.includes(key) ? null : field]));
+const RESOURCE = `split_part(type, '.', 1)`;
+const FIELDS_OF_EVENT = `case ${RESOURCE} ${Object.entries(PERSONAL_FIELDS)
+  .map(([resource, fields]) => `when '${resource}' then array[${fields.map((field) => `'${field}'`).join(', ')}]`)
+  .join(' ')} end`;
+
+/** `value` with each of the event's personal fields it holds set to null; anything but an object as it is. */
+function scrubbed(value: string): string {
+  return `case when jsonb_typeof(${value}) = 'object'
+    then ${value} || coalesce((select jsonb_object_agg(key, 'null'::jsonb) from jsonb_object_keys(${value}) as key where key = any(${FIELDS_OF_EVENT})), '{}'::jsonb)
+    else ${value} end`;
 }
+
+const ERASE_PERSONAL_DATA = preparedStatement(
+  'erase_personal_data_from_events',
+  `update events set data = data || jsonb_build_object('object', ${scrubbed(`data->'object'`)}, 'previous', ${scrubbed(`data->'previous'`)})
+    where location_id = ? and customer_id = ? and ${RESOURCE} in (${Object.keys(PERSONAL_FIELDS)
+      .map((resource) => `'${resource}'`)
+      .join(', ')})`,
+);
 
 /**
  * For an erasure: nulls the personal fields in the `object` and `previous` of
- * every event of the customer, in the erasure's transaction.
+ * every event of the customer, in the erasure's transaction, in one statement
+ * (however long the customer's history).
  */
 export async function erasePersonalDataFromEvents(trx: Knex.Transaction, locationId: string, customerId: string): Promise<void> {
-  const events = (await trx('events').select('id', 'type', 'data').where({ location_id: locationId, customer_id: customerId })) as Array<{
-    id: string;
-    type: string;
-    data: { object: unknown; previous: unknown };
-  }>;
-  for (const event of events) {
-    const fields = PERSONAL_FIELDS[resourceOf(event.type)];
-    if (fields === undefined) continue;
-    const data = { object: scrubbed(event.data.object, fields), previous: scrubbed(event.data.previous, fields) };
-    await trx('events').where({ location_id: locationId, id: event.id }).update({ data: JSON.stringify(data) });
-  }
+  await runPrepared(trx, ERASE_PERSONAL_DATA, [locationId, customerId]);
 }

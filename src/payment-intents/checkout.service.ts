@@ -7,7 +7,7 @@ import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import type { WriteContext } from '../platform/http/request-context';
 import type { Logger } from '../platform/logger';
-import { moveAttempt, moveIntent, notTheCustomersCard, refuseUnless, serviceContext, statusConflict, type ChangeContext } from './payment-intent-moves';
+import { moveAttempt, notTheCustomersCard, refuseUnless, serviceContext, statusConflict, type ChangeContext } from './payment-intent-moves';
 import { UNPAID_STATUSES } from './payment-intent-status';
 import {
   dueAuthorizations,
@@ -83,8 +83,13 @@ export class CheckoutService {
         latestPayment: payment,
         lastPaymentError: null,
       };
-      // Locked above: the guard holds.
-      return (await moveIntent(trx, write, intent, { from: [intent.status], changes, event: 'payment_intent.processing' })) as PaymentIntentRecord;
+      // Locked above: the guard holds. The move and its event are one statement in this transaction.
+      return (await moveAttempt(trx, write, intent, {
+        from: [intent.status],
+        attempt: intent.paymentAttempts,
+        changes,
+        event: 'payment_intent.processing',
+      })) as PaymentIntentRecord;
     });
     return this.settle(write.db, write, processing);
   }
@@ -134,7 +139,12 @@ export class CheckoutService {
       if (current === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
       refuseUnless('cancel', current.status);
       if (current.status === 'REQUIRES_CAPTURE') return undefined;
-      return moveIntent(trx, write, current, { from: UNPAID_STATUSES, changes: { status: 'CANCELED', cancellationReason: reason }, event: 'payment_intent.canceled' });
+      return moveAttempt(trx, write, current, {
+        from: UNPAID_STATUSES,
+        attempt: current.paymentAttempts,
+        changes: { status: 'CANCELED', cancellationReason: reason },
+        event: 'payment_intent.canceled',
+      });
     });
     // Authorized between the read and the lock: cancel it as such.
     return canceled ?? this.cancel(write, id, reason);

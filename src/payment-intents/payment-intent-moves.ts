@@ -68,7 +68,9 @@ export async function moveIntent(
 
 /**
  * A move of a confirm attempt (its answer recorded, its capture, its void)
- * and its event in one statement, on the pool: no transaction. The event's
+ * and its event in one statement, on the pool: no transaction. Also a move
+ * made in a transaction that locked the intent (a confirm's PROCESSING, a
+ * cancel): one statement instead of an update and an insert. The event's
  * object is the intent as read with the changes applied: the guard (status
  * and attempt) pins every field but the two an erasure cuts, which the
  * statement takes from the row (payment-intents.repository.ts).

@@ -221,9 +221,11 @@ export async function findPaymentIntent(db: Knex | Knex.Transaction, locationId:
   return row === undefined ? undefined : toRecord(row);
 }
 
+const PAYMENT_INTENT_FOR_UPDATE = preparedStatement('payment_intent_for_update', `${PAYMENT_INTENT.text} for update`);
+
 /** The intent, locked until the transaction ends (a status move reads it first). */
 export async function lockPaymentIntent(trx: Knex.Transaction, locationId: string, id: string): Promise<PaymentIntentRecord | undefined> {
-  const row = (await trx(TABLE).select([...COLUMNS]).where({ location_id: locationId, id }).forUpdate().first()) as PaymentIntentRow | undefined;
+  const [row] = await runPrepared<PaymentIntentRow>(trx, PAYMENT_INTENT_FOR_UPDATE, [locationId, id]);
   return row === undefined ? undefined : toRecord(row);
 }
 

@@ -174,6 +174,12 @@ export async function deletePaymentMethod(
   return row === undefined ? undefined : toRecord(row);
 }
 
+const CARD_OF_CUSTOMER = preparedStatement(
+  'payment_method_of_customer',
+  `select ${COLUMNS.join(', ')} from payment_methods where location_id = ? and customer_id = ? and id = ?`,
+);
+const CARD_OF_CUSTOMER_FOR_UPDATE = preparedStatement('payment_method_of_customer_for_update', `${CARD_OF_CUSTOMER.text} for update`);
+
 /** The customer's card, locked until the transaction ends (an update reads it first, for its event's `previous`). */
 export async function lockPaymentMethod(
   trx: Knex.Transaction,
@@ -181,11 +187,7 @@ export async function lockPaymentMethod(
   customerId: string,
   id: string,
 ): Promise<PaymentMethodRecord | undefined> {
-  const row = (await trx('payment_methods')
-    .select([...COLUMNS])
-    .where({ location_id: locationId, customer_id: customerId, id })
-    .forUpdate()
-    .first()) as PaymentMethodRow | undefined;
+  const [row] = await runPrepared<PaymentMethodRow>(trx, CARD_OF_CUSTOMER_FOR_UPDATE, [locationId, customerId, id]);
   return row === undefined ? undefined : toRecord(row);
 }
 
@@ -214,11 +216,6 @@ export async function updatePaymentMethod(
     .returning([...COLUMNS])) as PaymentMethodRow[];
   return toRecord(row as PaymentMethodRow);
 }
-
-const CARD_OF_CUSTOMER = preparedStatement(
-  'payment_method_of_customer',
-  `select ${COLUMNS.join(', ')} from payment_methods where location_id = ? and customer_id = ? and id = ?`,
-);
 
 /** The customer's card, read without a lock (a renewal's first step). */
 export async function findPaymentMethod(db: Knex, locationId: string, customerId: string, id: string): Promise<PaymentMethodRecord | undefined> {
