@@ -121,8 +121,10 @@ export async function listCustomers(db: Knex, locationId: string, query: Custome
 }
 
 /** The customer, locked until the transaction ends (an update reads it first, for its event's `previous`). */
+const CUSTOMER_FOR_UPDATE = preparedStatement('customer_for_update', `select ${COLUMNS.join(', ')} from customers where location_id = ? and id = ? for update`);
+
 export async function lockCustomer(trx: Knex.Transaction, locationId: string, id: string): Promise<CustomerRecord | undefined> {
-  const row = (await trx('customers').select(COLUMNS).where({ location_id: locationId, id }).forUpdate().first()) as CustomerRow | undefined;
+  const [row] = await runPrepared<CustomerRow>(trx, CUSTOMER_FOR_UPDATE, [locationId, id]);
   return row === undefined ? undefined : toRecord(row);
 }
 
@@ -157,11 +159,17 @@ export async function isOrWasCustomer(db: Knex, locationId: string, id: string):
  * The last step of an erasure: the record of a reference it shared, and the
  * customer itself, leaving only its id in `erased_customers` (customer-erasure.ts).
  */
+const DELETE_CUSTOMER_LEAVING_ITS_ID = preparedStatement(
+  'delete_customer_leaving_its_id',
+  `with duplicates as (
+     delete from customer_reference_duplicates where location_id = ? and (customer_id = ? or kept_by_customer_id = ?)
+   ),
+   gone as (
+     delete from customers where location_id = ? and id = ?
+   )
+   insert into erased_customers (location_id, id) values (?, ?)`,
+);
+
 export async function deleteCustomerLeavingItsId(trx: Knex.Transaction, locationId: string, id: string): Promise<void> {
-  await trx('customer_reference_duplicates')
-    .where({ location_id: locationId })
-    .andWhere((rows) => rows.where({ customer_id: id }).orWhere({ kept_by_customer_id: id }))
-    .delete();
-  await trx('customers').where({ location_id: locationId, id }).delete();
-  await trx('erased_customers').insert({ location_id: locationId, id });
+  await runPrepared(trx, DELETE_CUSTOMER_LEAVING_ITS_ID, [locationId, id, id, locationId, id, locationId, id]);
 }

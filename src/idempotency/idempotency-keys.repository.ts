@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 /** Whose key it is: keys are scoped to the caller (issuer and client) and the location, so two callers never collide. */
 export interface IdempotencyScope {
@@ -100,6 +101,14 @@ export async function purgeExpiredIdempotencyKeys(db: Knex): Promise<number> {
   return purged.length;
 }
 
+const FORGET_ANSWERS_NAMING = preparedStatement(
+  'forget_idempotent_answers_naming',
+  `delete from idempotency_keys
+    where location_id = ? and response_body is not null
+      and response_body::text like any (?::text[])
+   returning 1`,
+);
+
 /**
  * For an erasure: forgets the stored answers of this location that name any
  * of these ids (a customer's create, its intents'), which hold the personal
@@ -107,12 +116,6 @@ export async function purgeExpiredIdempotencyKeys(db: Knex): Promise<number> {
  */
 export async function forgetAnswersNaming(trx: Knex.Transaction, locationId: string, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const { rows } = (await trx.raw(
-    `delete from idempotency_keys
-      where location_id = ? and response_body is not null
-        and response_body::text like any (?::text[])
-     returning 1`,
-    [locationId, ids.map((id) => `%${id}%`)],
-  )) as { rows: unknown[] };
+  const rows = await runPrepared(trx, FORGET_ANSWERS_NAMING, [locationId, `{${ids.map((id) => `%${id}%`).join(',')}}`]);
   return rows.length;
 }

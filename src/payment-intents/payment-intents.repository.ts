@@ -342,6 +342,20 @@ export async function listPaymentIntents(db: Knex, locationId: string, query: Pa
   return { intents: page.rows.map(toRecord), hasMore: page.hasMore };
 }
 
+/** Locked first, so that each intent's status before the change is the one it leaves (an event's `previous`). */
+const DETACH_AND_CANCEL_INTENTS_OF_CUSTOMER = preparedStatement(
+  'detach_and_cancel_intents_of_customer',
+  `with before as (
+     select id, status from ${TABLE} where location_id = ? and customer_id = ? for update
+   )
+   update ${TABLE} intent
+      set email = null, customer_id = null, updated_at = now(),
+          status = case when before.status = any(?::text[]) then 'CANCELED' else before.status end
+     from before
+    where intent.location_id = ? and intent.id = before.id
+   returning ${COLUMNS.map((column) => `intent.${column}`).join(', ')}, before.status as previous_status`,
+);
+
 /**
  * For an erasure: every intent of the customer loses its `email` and its
  * link to the customer, and those not yet paid are canceled (an
@@ -352,20 +366,14 @@ export async function detachAndCancelIntentsOfCustomer(
   locationId: string,
   customerId: string,
 ): Promise<{ intentIds: string[]; canceled: Array<{ intent: PaymentIntentRecord; previousStatus: PaymentIntentStatus }> }> {
-  const movable = UNPAID_STATUSES;
-  const before = (await trx(TABLE).select('id', 'status').where({ location_id: locationId, customer_id: customerId }).forUpdate()) as Array<{
-    id: string;
-    status: PaymentIntentStatus;
-  }>;
-  if (before.length === 0) return { intentIds: [], canceled: [] };
-  const ids = before.map(({ id }) => id);
-  await trx(TABLE).where({ location_id: locationId }).whereIn('id', ids).update({ email: null, customer_id: null, updated_at: trx.fn.now() });
-  const rows = (await trx(TABLE)
-    .where({ location_id: locationId })
-    .whereIn('id', ids)
-    .whereIn('status', movable)
-    .update({ status: 'CANCELED', updated_at: trx.fn.now() })
-    .returning([...COLUMNS])) as PaymentIntentRow[];
-  const statusOf = new Map(before.map(({ id, status }) => [id, status]));
-  return { intentIds: ids, canceled: rows.map((row) => ({ intent: toRecord(row), previousStatus: statusOf.get(row.id) as PaymentIntentStatus })) };
+  const rows = await runPrepared<PaymentIntentRow & { previous_status: PaymentIntentStatus }>(trx, DETACH_AND_CANCEL_INTENTS_OF_CUSTOMER, [
+    locationId,
+    customerId,
+    `{${UNPAID_STATUSES.join(',')}}`,
+    locationId,
+  ]);
+  return {
+    intentIds: rows.map((row) => row.id),
+    canceled: rows.filter((row) => row.status !== row.previous_status).map((row) => ({ intent: toRecord(row), previousStatus: row.previous_status })),
+  };
 }
