@@ -16,7 +16,7 @@ import { parseBenchOptions, type BenchOptions } from './options';
 import { LOCATION_COUNT } from './ids';
 import { measureOverloadPhase } from './overload';
 import { percentileOf } from './percentile';
-import { startLagReceiver } from './webhook-lag';
+import { startLagReceiver, type LagReceiver } from './webhook-lag';
 import { runPgbench } from './pgbench';
 import type { RunningServer } from './processes';
 import { markdownReport } from './report';
@@ -268,10 +268,10 @@ async function waitFor(context: Context, seconds: number, done: (client: pg.Clie
 
 const outboxIsEmpty = async (client: pg.Client) => (await client.query('select 1 from event_outbox limit 1')).rowCount === 0;
 
-/** One endpoint per bench location, every event type, all at the receiver, made through the API. */
-async function createLagEndpoints(service: RunningServer, token: string, receiverUrl: string): Promise<Array<{ locationId: string; id: string }>> {
+/** `count` endpoints, one per bench location from the first, every event type, all at the receiver, made through the API. */
+async function createLagEndpoints(service: RunningServer, token: string, receiverUrl: string, count: number): Promise<Array<{ locationId: string; id: string }>> {
   return Promise.all(
-    Array.from({ length: LOCATION_COUNT }, async (_, index) => {
+    Array.from({ length: count }, async (_, index) => {
       const locationId = `bench-location-${index}`;
       const response = await fetch(`${service.url}/v1/webhook-endpoints`, {
         method: 'POST',
@@ -284,13 +284,45 @@ async function createLagEndpoints(service: RunningServer, token: string, receive
   );
 }
 
+/** The issue's one endpoint (one location's events), then one per location: every event of the mix delivered. */
+const WEBHOOK_ENDPOINT_COUNTS = [1, LOCATION_COUNT] as const;
+
+/**
+ * A turn of the mix with `count` endpoints registered: the API's figures,
+ * then, once every delivery of the turn is made, what the receiver saw. The
+ * outbox is empty before (no earlier event is fanned out to them); the
+ * endpoints are removed after.
+ */
+async function measureWebhookTurn(context: Context, service: RunningServer, token: string, receiver: LagReceiver, count: number, warmup: boolean) {
+  const connections = context.options.connections[0] ?? 32;
+  if (!(await waitFor(context, WEBHOOK_DRAIN_SECONDS, outboxIsEmpty))) throw new Error('the outbox did not empty between turns');
+  const endpoints = await createLagEndpoints(service, token, receiver.url, count);
+  receiver.reset();
+  say(`webhook lag: the mix with ${count} endpoint${count === 1 ? '' : 's'} @${connections}`);
+  const figures = await measure(context, service, connections, scenarioRequests(context.options.customers, token)[6], warmup);
+  const ids = endpoints.map(({ id }) => id);
+  await waitFor(
+    context,
+    WEBHOOK_DRAIN_SECONDS,
+    async (client) =>
+      (await outboxIsEmpty(client)) &&
+      (await client.query(`select 1 from webhook_deliveries where endpoint_id = any($1::uuid[]) and status = 'PENDING' limit 1`, [ids])).rowCount === 0,
+  );
+  const counts = await withClient(context.database.url, (client) =>
+    client.query<{ status: string; count: number }>(`select status, count(*)::int as count from webhook_deliveries where endpoint_id = any($1::uuid[]) group by status`, [ids]),
+  );
+  const countOf = (status: string) => counts.rows.find((row) => row.status === status)?.count ?? 0;
+  const seen = { delivered: countOf('SUCCEEDED'), failed: countOf('FAILED'), pending: countOf('PENDING'), duplicates: receiver.duplicates(), lags: receiver.lags() };
+  await withClient(context.database.url, (client) => client.query('delete from webhook_endpoints where id = any($1::uuid[])', [ids]));
+  return { figures, ...seen };
+}
+
 /**
  * Webhook delivery under load: the mix (scenario 6) at the first connection
- * count in turns, with no endpoint and with one endpoint per location (all at
- * one local receiver, every type). Before a turn with endpoints the outbox is
- * empty (no earlier event is fanned out to them); after it, the bench waits
- * until every delivery of the turn is made, then reads each event's lag from
- * its `createdAt` to its arrival, and removes the endpoints.
+ * count in turns, with no endpoint, with one (the issue's: one location's
+ * events) and with one per location (every event), all at one local
+ * receiver, every type; each event's lag is read from its `createdAt` to its
+ * arrival.
  */
 async function measureWebhookLag(context: Context, results: BenchResults): Promise<void> {
   const { options } = context;
@@ -301,46 +333,36 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
   try {
     const token = await accessToken(service);
     const mix = scenarioRequests(options.customers, token)[6];
-    const turns: [LoadFigures[], LoadFigures[]] = [[], []];
-    const lags: number[] = [];
-    const totals = { delivered: 0, failed: 0, pending: 0, duplicates: 0 };
+    const without: LoadFigures[] = [];
+    const turns = WEBHOOK_ENDPOINT_COUNTS.map((endpoints) => ({ endpoints, figures: [] as LoadFigures[], lags: [] as number[], delivered: 0, failed: 0, pending: 0, duplicates: 0 }));
     for (let round = 0; round < options.rounds; round += 1) {
       say(`webhook lag: the mix with no endpoint @${connections}`);
-      turns[0].push(await measure(context, service, connections, mix, round === 0));
-      if (!(await waitFor(context, WEBHOOK_DRAIN_SECONDS, outboxIsEmpty))) throw new Error('the outbox did not empty between turns');
-      const endpoints = await createLagEndpoints(service, token, receiver.url);
-      receiver.reset();
-      say(`webhook lag: the mix with ${endpoints.length} endpoints @${connections}`);
-      turns[1].push(await measure(context, service, connections, mix, round === 0));
-      const ids = endpoints.map(({ id }) => id);
-      await waitFor(
-        context,
-        WEBHOOK_DRAIN_SECONDS,
-        async (client) =>
-          (await outboxIsEmpty(client)) &&
-          (await client.query(`select 1 from webhook_deliveries where endpoint_id = any($1::uuid[]) and status = 'PENDING' limit 1`, [ids])).rowCount === 0,
-      );
-      const counts = await withClient(context.database.url, (client) =>
-        client.query<{ status: string; count: number }>(`select status, count(*)::int as count from webhook_deliveries where endpoint_id = any($1::uuid[]) group by status`, [ids]),
-      );
-      const countOf = (status: string) => counts.rows.find((row) => row.status === status)?.count ?? 0;
-      totals.delivered += countOf('SUCCEEDED');
-      totals.failed += countOf('FAILED');
-      totals.pending += countOf('PENDING');
-      totals.duplicates += receiver.duplicates();
-      lags.push(...receiver.lags());
-      await withClient(context.database.url, (client) => client.query('delete from webhook_endpoints where id = any($1::uuid[])', [ids]));
+      without.push(await measure(context, service, connections, mix, round === 0));
+      for (const turn of turns) {
+        const seen = await measureWebhookTurn(context, service, token, receiver, turn.endpoints, round === 0);
+        turn.figures.push(seen.figures);
+        turn.lags.push(...seen.lags);
+        turn.delivered += seen.delivered;
+        turn.failed += seen.failed;
+        turn.pending += seen.pending;
+        turn.duplicates += seen.duplicates;
+      }
     }
     results.webhookLag = {
       connections,
-      endpoints: LOCATION_COUNT,
-      withoutEndpoints: medianOfRounds(turns[0]),
-      withEndpoints: medianOfRounds(turns[1]),
-      ...totals,
-      received: lags.length,
-      lagP50Ms: percentileOf(lags, 50),
-      lagP99Ms: percentileOf(lags, 99),
-      lagMaxMs: percentileOf(lags, 100),
+      withoutEndpoints: medianOfRounds(without),
+      withEndpoints: turns.map(({ endpoints, figures, lags, delivered, failed, pending, duplicates }) => ({
+        endpoints,
+        figures: medianOfRounds(figures),
+        delivered,
+        failed,
+        pending,
+        duplicates,
+        received: lags.length,
+        lagP50Ms: percentileOf(lags, 50),
+        lagP99Ms: percentileOf(lags, 99),
+        lagMaxMs: percentileOf(lags, 100),
+      })),
     };
   } finally {
     await service.stop();

@@ -11,6 +11,21 @@ export interface ScenarioRun {
   handWritten: LoadFigures;
 }
 
+/** The mix's turns with a number of endpoints registered: the API's figures (medians) and every delivery's lag. */
+export interface WebhookTurns {
+  endpoints: number;
+  figures: LoadFigures;
+  delivered: number;
+  failed: number;
+  /** Still pending when the drain's time ran out: must be 0. */
+  pending: number;
+  received: number;
+  duplicates: number;
+  lagP50Ms: number;
+  lagP99Ms: number;
+  lagMaxMs: number;
+}
+
 export interface BenchResults {
   date: string;
   command: string;
@@ -27,21 +42,12 @@ export interface BenchResults {
   nodeComparison?: Array<{ node: string; otherNode: string; service: LoadFigures; otherService: LoadFigures }>;
   /** Scenario 1 at the sustained connection count, at four times it, and at it again, with OVERLOAD_MAX_IN_FLIGHT = maxInFlight. */
   overload?: { maxInFlight: number; phases: Array<{ phase: string; figures: OverloadFigures }> };
-  /** The mix with no endpoint and with one per location (medians of the rounds), and what the receiver saw of the latter's events. */
+  /** The mix with no endpoint, with one, and with one per location (medians of the rounds), and what the receiver saw of each turn's events. */
   webhookLag?: {
     connections: number;
-    endpoints: number;
     withoutEndpoints: LoadFigures;
-    withEndpoints: LoadFigures;
-    delivered: number;
-    failed: number;
-    /** Still pending when the drain's time ran out: must be 0. */
-    pending: number;
-    received: number;
-    duplicates: number;
-    lagP50Ms: number;
-    lagP99Ms: number;
-    lagMaxMs: number;
+    /** A turn kind per number of endpoints: one (one location's), and one per location. */
+    withEndpoints: WebhookTurns[];
   };
   /** Scenario 1 at a small and a large table. */
   growth?: Array<{ customers: number; figures: LoadFigures }>;
@@ -63,7 +69,7 @@ export function allLoads(results: BenchResults): Array<{ label: string; figures:
     ...(results.webhookLag
       ? [
           { label: `mix without endpoints @${results.webhookLag.connections}`, figures: results.webhookLag.withoutEndpoints },
-          { label: `mix with endpoints @${results.webhookLag.connections}`, figures: results.webhookLag.withEndpoints },
+          ...results.webhookLag.withEndpoints.map((turn) => ({ label: `mix with ${turn.endpoints} endpoints @${turn.figures.connections}`, figures: turn.figures })),
         ]
       : []),
     ...(results.nodeComparison ?? []).flatMap(({ otherNode, service, otherService }) => [
@@ -91,11 +97,12 @@ export function overloadFailures(results: BenchResults): string[] {
 
 /** What the webhook-lag measurement must never show: a delivery failed or never made, an event delivered twice or not received. */
 export function webhookFailures(results: BenchResults): string[] {
-  const lag = results.webhookLag;
-  if (lag === undefined) return [];
-  const failures: string[] = [];
-  if (lag.failed > 0 || lag.pending > 0) failures.push(`webhooks: ${lag.failed} deliveries failed, ${lag.pending} still pending`);
-  if (lag.duplicates > 0) failures.push(`webhooks: ${lag.duplicates} events delivered twice`);
-  if (lag.received !== lag.delivered) failures.push(`webhooks: ${lag.delivered} deliveries recorded, ${lag.received} events received`);
-  return failures;
+  return (results.webhookLag?.withEndpoints ?? []).flatMap((lag) => {
+    const failures: string[] = [];
+    const turn = `webhooks with ${lag.endpoints} endpoint${lag.endpoints === 1 ? '' : 's'}`;
+    if (lag.failed > 0 || lag.pending > 0) failures.push(`${turn}: ${lag.failed} deliveries failed, ${lag.pending} still pending`);
+    if (lag.duplicates > 0) failures.push(`${turn}: ${lag.duplicates} events delivered twice`);
+    if (lag.received !== lag.delivered) failures.push(`${turn}: ${lag.delivered} deliveries recorded, ${lag.received} events received`);
+    return failures;
+  });
 }
