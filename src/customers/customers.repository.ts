@@ -120,9 +120,9 @@ export async function listCustomers(db: Knex, locationId: string, query: Custome
   return { customers: page.rows.map(toRecord), hasMore: page.hasMore };
 }
 
-/** The customer, locked until the transaction ends (an update reads it first, for its event's `previous`). */
 const CUSTOMER_FOR_UPDATE = preparedStatement('customer_for_update', `select ${COLUMNS.join(', ')} from customers where location_id = ? and id = ? for update`);
 
+/** The customer, locked until the transaction ends (an update reads it first, for its event's `previous`). */
 export async function lockCustomer(trx: Knex.Transaction, locationId: string, id: string): Promise<CustomerRecord | undefined> {
   const [row] = await runPrepared<CustomerRow>(trx, CUSTOMER_FOR_UPDATE, [locationId, id]);
   return row === undefined ? undefined : toRecord(row);
@@ -155,10 +155,6 @@ export async function isOrWasCustomer(db: Knex, locationId: string, id: string):
   return rows[0]?.known === true;
 }
 
-/**
- * The last step of an erasure: the record of a reference it shared, and the
- * customer itself, leaving only its id in `erased_customers` (customer-erasure.ts).
- */
 const DELETE_CUSTOMER_LEAVING_ITS_ID = preparedStatement(
   'delete_customer_leaving_its_id',
   `with duplicates as (
@@ -170,6 +166,10 @@ const DELETE_CUSTOMER_LEAVING_ITS_ID = preparedStatement(
    insert into erased_customers (location_id, id) values (?, ?)`,
 );
 
+/**
+ * The last step of an erasure: the record of a reference it shared, and the
+ * customer itself, leaving only its id in `erased_customers` (customer-erasure.ts).
+ */
 export async function deleteCustomerLeavingItsId(trx: Knex.Transaction, locationId: string, id: string): Promise<void> {
   await runPrepared(trx, DELETE_CUSTOMER_LEAVING_ITS_ID, [locationId, id, id, locationId, id, locationId, id]);
 }
