@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
+import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 
 /** Whose key it is: keys are scoped to the caller (issuer and client) and the location, so two callers never collide. */
 export interface IdempotencyScope {
@@ -116,6 +116,6 @@ const FORGET_ANSWERS_NAMING = preparedStatement(
  */
 export async function forgetAnswersNaming(trx: Knex.Transaction, locationId: string, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const rows = await runPrepared(trx, FORGET_ANSWERS_NAMING, [locationId, `{${ids.map((id) => `%${id}%`).join(',')}}`]);
+  const rows = await runPrepared(trx, FORGET_ANSWERS_NAMING, [locationId, textArrayLiteral(ids.map((id) => `%${id}%`))]);
   return rows.length;
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { PaymentError } from '../payment-processor/payment-processor';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { recordEventCtes } from '../events/event-log';
-import { preparedStatement, runPrepared, type PreparedStatement } from '../platform/db/prepared-statement';
+import { preparedStatement, runPrepared, textArrayLiteral, type PreparedStatement } from '../platform/db/prepared-statement';
 import { UNPAID_STATUSES, type PaymentIntentStatus } from './payment-intent-status';
 
 export const CANCELLATION_REASONS = ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED', 'AUTOMATIC'] as const;
@@ -297,9 +297,7 @@ export async function moveAttemptWithEvent(
   event: readonly Knex.RawBinding[],
 ): Promise<PaymentIntentRecord | undefined> {
   const columns = columnsOf(changes);
-  // A PostgreSQL array literal, not a JS array: Knex's raw (in a transaction) would spread an array into a list.
-  const statuses = `{${guard.from.join(',')}}`;
-  const bindings = [...(Object.values(columns) as Knex.RawBinding[]), key.locationId, key.id, statuses, guard.attempt, ...event];
+  const bindings = [...(Object.values(columns) as Knex.RawBinding[]), key.locationId, key.id, textArrayLiteral(guard.from), guard.attempt, ...event];
   const [row] = await runPrepared<PaymentIntentRow>(db, attemptMoveStatement(Object.keys(columns)), bindings);
   return row === undefined ? undefined : toRecord(row);
 }
@@ -369,7 +367,7 @@ export async function detachAndCancelIntentsOfCustomer(
   const rows = await runPrepared<PaymentIntentRow & { previous_status: PaymentIntentStatus }>(trx, DETACH_AND_CANCEL_INTENTS_OF_CUSTOMER, [
     locationId,
     customerId,
-    `{${UNPAID_STATUSES.join(',')}}`,
+    textArrayLiteral(UNPAID_STATUSES),
     locationId,
   ]);
   return {

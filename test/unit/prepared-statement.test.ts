@@ -1,5 +1,6 @@
+import { PGlite } from '@electric-sql/pglite';
 import knexFactory from 'knex';
-import { preparedStatement, runPrepared } from '../../src/platform/db/prepared-statement';
+import { preparedStatement, runPrepared, textArrayLiteral } from '../../src/platform/db/prepared-statement';
 
 /** What runPrepared hands the driver: the statement's name, unless the pool sits behind PgBouncer (DB_POOLER=pgbouncer). */
 const STATEMENT = preparedStatement('unit_named_or_not', 'select ? as answer');
@@ -26,4 +27,15 @@ it('names the statement by default, and leaves it unnamed behind PgBouncer', asy
   const pooled = stubbedKnex(false);
   await runPrepared(pooled.knex, STATEMENT, [42]);
   expect(pooled.sent).toEqual([{ sql: 'select $1 as answer', options: {} }]);
+});
+
+it('writes a text array literal PostgreSQL reads back element for element, quotes, backslashes, commas and braces included', async () => {
+  const values = ['REQUIRES_CAPTURE', '%0192f0a4-7c1e-7d3a-9b1e-1c2d3e4f5a6b%', 'a,b', '{x}', 'say "hi"', 'back\\slash', ' padded ', ''];
+  const database = new PGlite();
+  try {
+    const { rows } = await database.query<{ values: string[] }>('select $1::text[] as values', [textArrayLiteral(values)]);
+    expect(rows[0]?.values).toEqual(values);
+  } finally {
+    await database.close();
+  }
 });

@@ -83,3 +83,12 @@ export async function runPrepared<Row>(
     await client.releaseConnection(connection);
   }
 }
+
+/**
+ * A text array as a PostgreSQL array literal (`{"a","b"}`), for a `?::text[]`
+ * binding: a JS array would be spread into a list by Knex's `raw`, which a
+ * statement takes inside a transaction. Every element is quoted and escaped.
+ */
+export function textArrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/[\\"]/g, (character) => `\\${character}`)}"`).join(',')}}`;
+}
