@@ -33,7 +33,10 @@ const UNSPENT_RATE_LIMIT = 1_000_000_000;
 const GROWTH_FROM = 10_000;
 /** Seconds the dispatcher gets to deliver a turn's events once its load stops, before they count as pending. */
 const WEBHOOK_DRAIN_SECONDS = 120;
+/** Seconds the service gets to fan out what one scenario's turns left in the outbox before the next scenario starts. */
 const SCENARIO_DRAIN_SECONDS = 900;
+/** The tables the scenarios and the consumables' seeding write, vacuumed and analyzed before measuring on them. */
+const WRITTEN_TABLES = 'customers, payment_methods, default_payment_methods, payment_intents, events, webhook_deliveries, sandbox_processor_operations';
 /** The overload scenario's OVERLOAD_MAX_IN_FLIGHT, per connection of the load a process sustains (README, Load shedding). */
 const OVERLOAD_IN_FLIGHT_PER_CONNECTION = 1;
 const OVERLOAD_WARMUP_SECONDS = 3;
@@ -77,7 +80,7 @@ function consumingSource(context: Context, scenario: ConsumingScenarioId, kind: 
       await client.query('begin');
       for (const statement of consumableStatements(kind, from, to)) await client.query(statement);
       await client.query('commit');
-      await client.query('vacuum analyze customers, payment_methods, default_payment_methods, payment_intents, sandbox_processor_operations');
+      await client.query(`vacuum analyze ${WRITTEN_TABLES}`);
     });
     return consumingRequests(scenario, from, to, token);
   };
@@ -172,7 +175,7 @@ async function quiesce(context: Context): Promise<void> {
   // The erasure's turns leave hundreds of thousands of events (both servers write outbox rows) for the service to fan out.
   if (!(await waitFor(context, SCENARIO_DRAIN_SECONDS, outboxIsEmpty))) throw new Error('the outbox did not empty between scenarios');
   await withClient(context.database.url, async (client) => {
-    await client.query('vacuum analyze customers, payment_methods, default_payment_methods, payment_intents, events, webhook_deliveries, sandbox_processor_operations');
+    await client.query(`vacuum analyze ${WRITTEN_TABLES}`);
     // A server role without the right to (pg_checkpoint, or superuser) skips it.
     await client.query('checkpoint').catch(() => undefined);
   });
@@ -312,13 +315,19 @@ const WEBHOOK_ENDPOINT_COUNTS = [1, LOCATION_COUNT] as const;
  * outbox is empty before (no earlier event is fanned out to them); the
  * endpoints are removed after.
  */
-async function measureWebhookTurn(context: Context, service: RunningServer, token: string, receiver: LagReceiver, count: number, warmup: boolean) {
-  const connections = context.options.connections[0] ?? 32;
+async function measureWebhookTurn(
+  context: Context,
+  load: { service: RunningServer; token: string; mix: () => LoadRequest; connections: number },
+  receiver: LagReceiver,
+  count: number,
+  warmup: boolean,
+) {
+  const { service, token, mix, connections } = load;
   if (!(await waitFor(context, WEBHOOK_DRAIN_SECONDS, outboxIsEmpty))) throw new Error('the outbox did not empty between turns');
   const endpoints = await createLagEndpoints(service, token, receiver.url, count);
   receiver.reset();
   say(`webhook lag: the mix with ${count} endpoint${count === 1 ? '' : 's'} @${connections}`);
-  const figures = await measure(context, service, connections, scenarioRequests(context.options.customers, token)[6], warmup);
+  const figures = await measure(context, service, connections, mix, warmup);
   const ids = endpoints.map(({ id }) => id);
   await waitFor(
     context,
@@ -358,7 +367,7 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
       say(`webhook lag: the mix with no endpoint @${connections}`);
       without.push(await measure(context, service, connections, mix, round === 0));
       for (const turn of turns) {
-        const seen = await measureWebhookTurn(context, service, token, receiver, turn.endpoints, round === 0);
+        const seen = await measureWebhookTurn(context, { service, token, mix, connections }, receiver, turn.endpoints, round === 0);
         turn.figures.push(seen.figures);
         turn.lags.push(...seen.lags);
         turn.delivered += seen.delivered;

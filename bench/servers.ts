@@ -56,6 +56,8 @@ export function dockerfileNode(): { nodeOptions: string; flags: string[] } {
   // The exec form, ["node", ...flags, "dist/src/server.js"]; HEALTHCHECK's indented CMD is not matched.
   const command = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
   const words = command === undefined ? [] : (JSON.parse(command) as string[]);
+  // Read wrong, the bench would measure the service without the image's flags and say nothing.
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/src/server.js') throw new Error('the Dockerfile\'s CMD is not ["node", ...flags, "dist/src/server.js"]');
   return { nodeOptions, flags: words.slice(1, -1) };
 }
 
