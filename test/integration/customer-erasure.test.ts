@@ -87,6 +87,15 @@ describe('DELETE /v1/customers/{id}', () => {
     expect(history[1]?.data.previous).toEqual({ status: 'REQUIRES_PAYMENT_METHOD' });
     const updated = history.find(({ type }) => type === 'customer.updated');
     expect(updated?.data.previous).toEqual({ description: null });
+    // Only the personal fields are nulled: every other field of the earlier events stays as it was.
+    expect(history.find(({ type }) => type === 'customer.created')?.data.object).toEqual({ id, externalReferenceId: null, description: null });
+    const intentCreated = history.filter(({ type }) => type === 'payment_intent.created').map(({ data }) => data.object);
+    expect(intentCreated).toHaveLength(2);
+    for (const object of intentCreated) {
+      expect(object).toMatchObject({ amount: 500, currency: 'USD', externalReferenceId: `order-${mark}`, customerId: id, email: null });
+    }
+    // A card carries nothing personal: its events are as they were.
+    expect(history.find(({ type, data }) => type === 'payment_method.attached' && data.object.id === card.id)?.data.object).toEqual(card);
   });
 
   it('leaves an authorized intent to be captured or voided by its capture window, cut from the person; a paid one stays paid', async () => {
