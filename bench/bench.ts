@@ -86,7 +86,12 @@ function consumingSource(context: Context, scenario: ConsumingScenarioId, kind: 
   };
 }
 
-/** Scenario 8's endpoints, removed before each of its turns and after its last: each turn creates into the same table, and later scenarios' events fan out over none of them. */
+/**
+ * Scenario 8's endpoints, removed before each of its turns (each creates into
+ * the same table) and before each later scenario and phase (quiesce), so that
+ * no later event fans out to them: not right after its last turn, when
+ * creates still in flight at the service would land after the removal.
+ */
 async function removeBenchEndpoints(context: Context): Promise<void> {
   await withClient(context.database.url, (client) => client.query(`delete from webhook_endpoints where url like 'https://${BENCH_ENDPOINT_HOST}/%'`));
 }
@@ -165,13 +170,18 @@ async function measureInTurns(
 }
 
 /**
- * Before each scenario: the outbox fanned out, the written tables vacuumed and
- * analyzed, and a checkpoint, so that what the previous scenario's writes left
- * to do (the dispatcher's fan-out, autovacuum, dirty pages) does not fall on
- * this one's figures. Measured: scenario 5 after scenarios 3 and 4 at 100,000
- * customers lost about a fifth of its req/s without it.
+ * Before each scenario and phase, with the service that fans out running:
+ * scenario 8's endpoints gone, the outbox fanned out, the written tables
+ * vacuumed and analyzed, and a checkpoint, so that what the previous
+ * scenario's writes left to do (the dispatcher's fan-out and deliveries,
+ * autovacuum, dirty pages) does not fall on this one's figures. Measured:
+ * scenario 5 after scenarios 3 and 4 at 100,000 customers lost about a fifth
+ * of its req/s without it; and the webhook phase after scenario 8 @128 had
+ * 108 of its endpoints left (creates still in flight when the turn's removal
+ * ran), whose failing deliveries held the dispatcher's slots: lag p50 5.4 s.
  */
 async function quiesce(context: Context): Promise<void> {
+  await removeBenchEndpoints(context);
   // The erasure's turns leave hundreds of thousands of events (both servers write outbox rows) for the service to fan out.
   if (!(await waitFor(context, SCENARIO_DRAIN_SECONDS, outboxIsEmpty))) throw new Error('the outbox did not empty between scenarios');
   await withClient(context.database.url, async (client) => {
@@ -202,7 +212,6 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
       const source = scenarioSource(context, scenario, token, requests);
       const [handWrittenFigures, serviceFigures] = await measureInTurns(context, [handWritten, service], connections, source);
       results.runs.push({ scenario: scenario.id, name: scenario.name, handWritten: handWrittenFigures, service: serviceFigures });
-      if (scenario.id === 8) await removeBenchEndpoints(context);
     }
   }
   // At the service's own number of database connections: the most it can put on the server at once.
@@ -259,6 +268,7 @@ async function measureOverload(context: Context, results: BenchResults): Promise
   const maxInFlight = OVERLOAD_IN_FLIGHT_PER_CONNECTION * sustained;
   const settings = serviceSettings(context, 1);
   const service = await startTracked(context, () => startService({ ...settings, extraEnv: { ...settings.extraEnv, OVERLOAD_MAX_IN_FLIGHT: String(maxInFlight) } }));
+  await quiesce(context);
   const next = scenarioRequests(options.customers, await accessToken(service))[1];
   // At least 3 s: the sustained phase is the reference the surge's p99 is read against.
   await measureOverloadPhase(service.url, sustained, Math.max(options.warmupSeconds, OVERLOAD_WARMUP_SECONDS), next);
@@ -359,6 +369,7 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
   const settings = serviceSettings(context, 1);
   const service = await startTracked(context, () => startService({ ...settings, extraEnv: { ...settings.extraEnv, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } }));
   try {
+    await quiesce(context);
     const token = await accessToken(service);
     const mix = scenarioRequests(options.customers, token)[6];
     const without: LoadFigures[] = [];
