@@ -67,14 +67,14 @@ export function markdownReport(results: BenchResults): string {
     const [sustained] = results.overload.phases;
     lines.push(
       '',
-      `Overload (OVERLOAD_MAX_IN_FLIGHT=${results.overload.maxInFlight}), scenario 1, answers timed one by one:`,
+      `Overload (OVERLOAD_MAX_IN_FLIGHT=${results.overload.maxInFlight}, OVERLOAD_REPEAT_HOLD_MS=${results.overload.repeatHoldMs}), scenario 1, answers timed one by one:`,
       '',
-      '| phase | conn | served/s | shed/s (503) | served p50 ms | served p99 ms | served p99 vs sustained | shed p99 ms | 503s without Retry-After |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| phase | conn | served/s | shed/s (503) | served p50 ms | served p99 ms | served p99 vs sustained | shed p99 ms | first 503s of a connection | their p99 ms | 503s without Retry-After |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const { phase, figures } of results.overload.phases) {
       lines.push(
-        `| ${phase} | ${figures.connections} | ${Math.round(figures.served / figures.seconds)} | ${Math.round(figures.shed / figures.seconds)} | ${ms(figures.servedP50Ms)} | ${ms(figures.servedP99Ms)} | ${ratio(figures.servedP99Ms, sustained?.figures.servedP99Ms ?? 0)} | ${figures.shed > 0 ? ms(figures.shedP99Ms) : '–'} | ${figures.shedWithoutRetryAfter} |`,
+        `| ${phase} | ${figures.connections} | ${Math.round(figures.served / figures.seconds)} | ${Math.round(figures.shed / figures.seconds)} | ${ms(figures.servedP50Ms)} | ${ms(figures.servedP99Ms)} | ${ratio(figures.servedP99Ms, sustained?.figures.servedP99Ms ?? 0)} | ${figures.shed > 0 ? ms(figures.shedP99Ms) : '–'} | ${figures.firstShed} | ${figures.firstShed > 0 ? ms(figures.firstShedP99Ms) : '–'} | ${figures.shedWithoutRetryAfter} |`,
       );
     }
   }

@@ -41,7 +41,7 @@ export interface BenchResults {
   /** Scenario 1 on the service run by --compare-node's binary, in turns with the service run by the bench's own. */
   nodeComparison?: Array<{ node: string; otherNode: string; service: LoadFigures; otherService: LoadFigures }>;
   /** Scenario 1 at the sustained connection count, at four times it, and at it again, with OVERLOAD_MAX_IN_FLIGHT = maxInFlight. */
-  overload?: { maxInFlight: number; phases: Array<{ phase: string; figures: OverloadFigures }> };
+  overload?: { maxInFlight: number; repeatHoldMs: number; phases: Array<{ phase: string; figures: OverloadFigures }> };
   /** The mix with no endpoint, with one, and with one per location (medians of the rounds), and what the receiver saw of each turn's events. */
   webhookLag?: {
     connections: number;

@@ -126,7 +126,7 @@ export function createApp({
     inOrder(
       requestId(),
       requestLogger(logger),
-      ...(settings.loadShedding ? [loadShedding(settings.loadShedding, undefined, logger)] : []),
+      ...(settings.loadShedding ? [loadShedding(settings.loadShedding, { logger })] : []),
       requestDeadline(settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, logger),
       ...(metrics ? [metrics.recordRequests] : []),
       helmet(),

@@ -74,7 +74,11 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       rateLimit: { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
       webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
-      loadShedding: { maxInFlight: config.OVERLOAD_MAX_IN_FLIGHT, maxEventLoopDelayMs: config.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS },
+      loadShedding: {
+        maxInFlight: config.OVERLOAD_MAX_IN_FLIGHT,
+        maxEventLoopDelayMs: config.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
+        repeatHoldMs: config.OVERLOAD_REPEAT_HOLD_MS,
+      },
     },
   });
   const sweeps = checkoutSweeps(knex, new CheckoutService(processor, logger, { captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS }), logger, {

@@ -1457,7 +1457,7 @@ export interface components {
              *     | 5003 | 503 | SERVICE_UNAVAILABLE | The service is temporarily unavailable. Retry later. |
              *     | 5004 | 503 | IDENTITY_PROVIDER_UNAVAILABLE | The identity provider's signing keys could not be fetched. Retry later. |
              *     | 5005 | 503 | PAYMENT_PROCESSOR_UNAVAILABLE | The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives. |
-             *     | 5006 | 503 | SERVICE_OVERLOADED | The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives. |
+             *     | 5006 | 503 | SERVICE_OVERLOADED | The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold. |
              * @enum {integer}
              */
             code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
@@ -2891,7 +2891,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3133,7 +3133,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3308,7 +3308,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3503,7 +3503,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3744,7 +3744,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -3930,7 +3930,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -4111,7 +4111,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -4393,7 +4393,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -4588,7 +4588,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -4831,7 +4831,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5097,7 +5097,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5277,7 +5277,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5474,7 +5474,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5640,7 +5640,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -5815,7 +5815,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6056,7 +6056,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6223,7 +6223,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6484,7 +6484,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6662,7 +6662,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -6905,7 +6905,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -7147,7 +7147,7 @@ export interface operations {
              *
              *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -7389,7 +7389,7 @@ export interface operations {
              *
              *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -7634,7 +7634,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -7786,7 +7786,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8028,7 +8028,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8203,7 +8203,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8376,7 +8376,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8596,7 +8596,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8778,7 +8778,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {
@@ -8953,7 +8953,7 @@ export interface operations {
              * @description A dependency is unavailable; retry with backoff.
              *
              *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.
+             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
              *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
              */
             503: {

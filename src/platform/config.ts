@@ -65,6 +65,13 @@ const environmentSchema = z.object({
    * benchmark's overload scenario has tuned it (issue 24).
    */
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /**
+   * How long the 503 of a connection shed again less than Retry-After after
+   * its last 503 is held (shed-answer-hold.ts): a client that asks again at
+   * once must not take the CPU from the requests accepted. 0 answers every
+   * shed request at once.
+   */
+  OVERLOAD_REPEAT_HOLD_MS: z.coerce.number().int().min(0).max(1000).default(100),
   /** How long readiness waits for the database before answering 503. */
   HEALTH_DATABASE_TIMEOUT_MS: positiveInt.default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/platform/logger';
  * A late event loop sheds too (its measure given here), and stops shedding
  * when it is on time again.
  */
-function appWith(settings: { maxInFlight: number; maxEventLoopDelayMs: number }) {
+function appWith(settings: { maxInFlight: number; maxEventLoopDelayMs: number; repeatHoldMs: number }) {
   const releases: Array<() => void> = [];
   const app = express();
   app.use(requestId(), loadShedding(settings));
@@ -23,7 +23,7 @@ function appWith(settings: { maxInFlight: number; maxEventLoopDelayMs: number })
 }
 
 it('answers the request beyond maxInFlight 503 with Retry-After, never a probe, and serves again once the held ones are answered', async () => {
-  const { app, releases } = appWith({ maxInFlight: 3, maxEventLoopDelayMs: 0 });
+  const { app, releases } = appWith({ maxInFlight: 3, maxEventLoopDelayMs: 0, repeatHoldMs: 0 });
   const server = app.listen(0);
   try {
     const held = [1, 2, 3].map(() => request(server).get('/held').then((response) => response));
@@ -44,7 +44,7 @@ it('answers the request beyond maxInFlight 503 with Retry-After, never a probe, 
 it('sheds while the event loop is later than the bound, and serves again once it is on time', async () => {
   let delayMs = 0;
   const app = express();
-  app.use(requestId(), loadShedding({ maxInFlight: 0, maxEventLoopDelayMs: 100 }, () => delayMs));
+  app.use(requestId(), loadShedding({ maxInFlight: 0, maxEventLoopDelayMs: 100, repeatHoldMs: 0 }, { loopDelayMs: () => delayMs }));
   app.get('/quick', (_request, response) => void response.json({ quick: true }));
   await request(app).get('/quick').expect(200);
   delayMs = 101;
@@ -70,7 +70,7 @@ it('writes no access line for a shed request: one summary warning counts a surge
   const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
   let delayMs = 101;
   const app = express();
-  app.use(requestId(), requestLogger(logger), loadShedding({ maxInFlight: 0, maxEventLoopDelayMs: 100 }, () => delayMs, logger));
+  app.use(requestId(), requestLogger(logger), loadShedding({ maxInFlight: 0, maxEventLoopDelayMs: 100, repeatHoldMs: 0 }, { loopDelayMs: () => delayMs, logger }));
   app.get('/quick', (_request, response) => void response.json({ quick: true }));
   for (let shed = 0; shed < 5; shed += 1) await request(app).get('/quick').expect(503);
   delayMs = 0;

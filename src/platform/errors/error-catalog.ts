@@ -133,7 +133,7 @@ export const ERROR_CATALOG = {
   SERVICE_OVERLOADED: {
     status: 503,
     code: 5006,
-    message: 'The service is at capacity and answered at once rather than queue the request. Retry after the time Retry-After gives.',
+    message: 'The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.',
   },
   PAYMENT_PROCESSOR_UNAVAILABLE: {
     status: 503,

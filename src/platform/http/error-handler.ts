@@ -27,10 +27,13 @@ function bodyParserErrorCode(error: unknown): ErrorCode | undefined {
   return typeof type === 'string' ? BODY_PARSER_ERRORS[type] : undefined;
 }
 
+/** What every 503 asks the caller to wait before asking again. */
+export const RETRY_AFTER_SECONDS = 1;
+
 /** Sends a catalogued condition as the spec's ErrorMessage, with the headers it calls for. */
 export function sendErrorMessage(request: Request, response: Response, errorCode: ErrorCode, details: ErrorDetails = {}): void {
   const body = toErrorMessage(errorCode, request.requestId, details);
-  if (ERROR_CATALOG[errorCode].status === 503) response.setHeader('Retry-After', '1');
+  if (ERROR_CATALOG[errorCode].status === 503) response.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   for (const [name, value] of Object.entries(details.headers ?? {})) response.setHeader(name, value);
   response.status(body.status).json(body);
 }

@@ -2,12 +2,23 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger';
 import { sendErrorMessage } from './error-handler';
+import { shedAnswerHold, type ShedAnswerTiming } from './shed-answer-hold';
 
 export interface LoadSheddingSettings {
   /** Requests received and not yet answered beyond which a new one is answered 503 at once; 0: no bound. */
   maxInFlight: number;
   /** The event loop's delay (p99 over the last sample period) beyond which new requests are answered 503; 0: not watched. */
   maxEventLoopDelayMs: number;
+  /** How long the 503 of a connection shed again within Retry-After is held (shed-answer-hold.ts); 0: never held. */
+  repeatHoldMs: number;
+}
+
+/** What the middleware reads besides its settings; each has a default, the tests give their own. */
+export interface LoadSheddingDependencies extends ShedAnswerTiming {
+  /** The event loop's recent delay in ms (sampled from the real loop by default). */
+  loopDelayMs?: () => number;
+  /** Where the one-a-second summary of shed requests goes; none when omitted. */
+  logger?: Logger;
 }
 
 /** At most one summary line of shed requests per this period. */
@@ -63,19 +74,20 @@ function shedSummary(logger: Logger, settings: LoadSheddingSettings): (reason: s
  * process already holds `maxInFlight` unanswered ones, or while its event
  * loop is late by more than `maxEventLoopDelayMs` (the CPU is saturated),
  * is answered at once with 503 SERVICE_OVERLOADED and Retry-After, before any
- * token check or database work; the requests accepted keep their latency,
+ * token check or database work (held for `repeatHoldMs` first when its
+ * connection was shed less than Retry-After ago: shed-answer-hold.ts);
+ * the requests accepted keep their latency,
  * and the process recovers as soon as the load drops. Health probes are
  * never shed. A small middleware of its own: the well-kept load-shedding
  * libraries are Fastify plugins (@fastify/under-pressure); those for Express
  * (overload-protection, toobusy-js) are unmaintained.
  */
-export function loadShedding(
-  settings: LoadSheddingSettings,
-  loopDelayMs: () => number = sampledEventLoopDelay(settings),
-  logger?: Logger,
-): RequestHandler {
+export function loadShedding(settings: LoadSheddingSettings, dependencies: LoadSheddingDependencies = {}): RequestHandler {
+  const { logger } = dependencies;
+  const loopDelayMs = dependencies.loopDelayMs ?? sampledEventLoopDelay(settings);
   let inFlight = 0;
   const shedLog = logger === undefined ? undefined : shedSummary(logger, settings);
+  const answerShed = shedAnswerHold(settings.repeatHoldMs, dependencies);
   const full = () => settings.maxInFlight > 0 && inFlight >= settings.maxInFlight;
   const late = () => settings.maxEventLoopDelayMs > 0 && loopDelayMs() > settings.maxEventLoopDelayMs;
   return (request, response, next) => {
@@ -87,7 +99,10 @@ export function loadShedding(
       // No access line of its own (requestLogger skips it): under a surge that would be thousands a second.
       response.locals.shed = true;
       shedLog?.(full() ? 'in-flight bound' : 'event-loop delay');
-      sendErrorMessage(request, response, 'SERVICE_OVERLOADED');
+      answerShed(request.socket, () => {
+        // A held answer's client may have gone meanwhile.
+        if (!response.destroyed) sendErrorMessage(request, response, 'SERVICE_OVERLOADED');
+      });
       return;
     }
     inFlight += 1;
