@@ -22,7 +22,7 @@ export interface ShedAnswerTiming {
  * accepted waited behind them (served p99 2.2–3.3× the sustained one). Held
  * for 100 ms (a tenth of what Retry-After asked), such a connection asks at
  * most 10 times a second, and the accepted requests keep their latency
- * (bench: 1.4–1.7×; 1.4–2.0× with 50 ms). Keyed by the socket,
+ * (bench: 1.4–1.8×; 1.4–2.0× with 50 ms). Keyed by the socket,
  * not the client: an HTTP/1.1 connection has one request in flight, so a
  * connection answered 503 that asks again at once is the one not waiting.
  */
