@@ -2752,9 +2752,9 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Only customers made after this instant (ISO 8601). */
+                /** @description Only customers made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
                 createdAfter?: string;
-                /** @description Only customers made before this instant (ISO 8601). */
+                /** @description Only customers made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
                 createdBefore?: string;
                 externalReferenceId?: string;
                 /** @description Customers per page, 1 to 100. */
@@ -3768,9 +3768,9 @@ export interface operations {
     listCustomerEvents: {
         parameters: {
             query?: {
-                /** @description Only events made after this instant (ISO 8601). */
+                /** @description Only events made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
                 createdAfter?: string;
-                /** @description Only events made before this instant (ISO 8601). */
+                /** @description Only events made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
                 createdBefore?: string;
                 /** @description Events per page, 1 to 100. */
                 limit?: number;
@@ -5498,9 +5498,9 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events made after this instant (ISO 8601). */
+                /** @description Only events made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
                 createdAfter?: string;
-                /** @description Only events made before this instant (ISO 8601). */
+                /** @description Only events made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
                 createdBefore?: string;
                 /** @description Only the events of this customer. */
                 customerId?: string;
@@ -6080,9 +6080,9 @@ export interface operations {
     listPaymentIntents: {
         parameters: {
             query?: {
-                /** @description Only payment intents made after this instant (ISO 8601). */
+                /** @description Only payment intents made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
                 createdAfter?: string;
-                /** @description Only payment intents made before this instant (ISO 8601). */
+                /** @description Only payment intents made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
                 createdBefore?: string;
                 /** @description Only this customer's intents. */
                 customerId?: string;

@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { instant } from './instant';
 import { int32 } from './int32';
 import { uuidValue } from './text.schemas';
-
-const instant = z.iso.datetime({ offset: true });
 
 /**
  * The query of a cursor-paged list, as every list of the API takes it:
@@ -22,7 +21,7 @@ export function pageQuery(names: { items: string; item: string }, order: 'oldest
       description: `The last ${item} of the previous page (its \`id\`): this page continues after it, ${order}.`,
       example,
     }),
-    createdAfter: instant.optional().meta({ description: `Only ${items.toLowerCase()} made after this instant (ISO 8601).`, example: '2026-11-01T00:00:00Z' }),
-    createdBefore: instant.optional().meta({ description: `Only ${items.toLowerCase()} made before this instant (ISO 8601).`, example: '2026-12-01T00:00:00Z' }),
+    createdAfter: instant.optional().meta({ description: `Only ${items.toLowerCase()} made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits).`, example: '2026-11-01T00:00:00Z' }),
+    createdBefore: instant.optional().meta({ description: `Only ${items.toLowerCase()} made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits).`, example: '2026-12-01T00:00:00Z' }),
   };
 }
