@@ -340,33 +340,68 @@ export async function listPaymentIntents(db: Knex, locationId: string, query: Pa
   return { intents: page.rows.map(toRecord), hasMore: page.hasMore };
 }
 
-/** Locked first, so that each intent's status before the change is the one it leaves (an event's `previous`). */
-const DETACH_AND_CANCEL_INTENTS_OF_CUSTOMER = preparedStatement(
-  'detach_and_cancel_intents_of_customer',
-  `with before as (
-     select id, status from ${TABLE} where location_id = ? and customer_id = ? for update
+const REMEMBER_FORMER_CUSTOMER = preparedStatement(
+  'remember_former_intent_customer',
+  'insert into former_intent_customers (location_id, customer_id, payment_intent_id) values (?, ?, ?) on conflict do nothing',
+);
+
+/** In the move that takes an intent away from a customer: the intent was theirs, and their erasure still covers it. */
+export async function rememberFormerCustomer(trx: Knex.Transaction, locationId: string, customerId: string, intentId: string): Promise<void> {
+  await runPrepared(trx, REMEMBER_FORMER_CUSTOMER, [locationId, customerId, intentId]);
+}
+
+/**
+ * The customer's intents, now and before (former_intent_customers, forgotten
+ * here), locked first so that each intent's status before the change is the
+ * one it leaves (an event's `previous`). Each loses its e-mail; those that
+ * are the customer's now lose the link too, and the unpaid ones among them
+ * are canceled. An intent that is another customer's now keeps that link and
+ * its status.
+ */
+const ERASE_INTENTS_OF_CUSTOMER = preparedStatement(
+  'erase_intents_of_customer',
+  `with former as (
+     delete from former_intent_customers where location_id = ? and customer_id = ? returning payment_intent_id as id
+   ),
+   targets as (
+     select id from ${TABLE} where location_id = ? and customer_id = ?
+     union
+     select id from former
+   ),
+   before as (
+     select intent.id, intent.status, intent.customer_id = ? as theirs
+       from ${TABLE} intent join targets on targets.id = intent.id
+      where intent.location_id = ?
+      for update of intent
    )
    update ${TABLE} intent
-      set email = null, customer_id = null, updated_at = now(),
-          status = case when before.status = any(?::text[]) then 'CANCELED' else before.status end
+      set email = null, updated_at = now(),
+          customer_id = case when before.theirs then null else intent.customer_id end,
+          status = case when before.theirs and before.status = any(?::text[]) then 'CANCELED' else before.status end
      from before
     where intent.location_id = ? and intent.id = before.id
    returning ${COLUMNS.map((column) => `intent.${column}`).join(', ')}, before.status as previous_status`,
 );
 
 /**
- * For an erasure: every intent of the customer loses its `email` and its
- * link to the customer, and those not yet paid are canceled (an
- * authorization is left to be captured, or voided by the capture window). Answers each canceled intent with the status it left.
+ * For an erasure: every intent that is or ever was the customer's loses its
+ * `email`, those that are theirs now lose the link to them, and those not yet
+ * paid are canceled (an authorization is left to be captured, or voided by
+ * the capture window). Answers every such intent's id, and each canceled
+ * intent with the status it left.
  */
-export async function detachAndCancelIntentsOfCustomer(
+export async function eraseIntentsOfCustomer(
   trx: Knex.Transaction,
   locationId: string,
   customerId: string,
 ): Promise<{ intentIds: string[]; canceled: Array<{ intent: PaymentIntentRecord; previousStatus: PaymentIntentStatus }> }> {
-  const rows = await runPrepared<PaymentIntentRow & { previous_status: PaymentIntentStatus }>(trx, DETACH_AND_CANCEL_INTENTS_OF_CUSTOMER, [
+  const rows = await runPrepared<PaymentIntentRow & { previous_status: PaymentIntentStatus }>(trx, ERASE_INTENTS_OF_CUSTOMER, [
     locationId,
     customerId,
+    locationId,
+    customerId,
+    customerId,
+    locationId,
     textArrayLiteral(UNPAID_STATUSES),
     locationId,
   ]);

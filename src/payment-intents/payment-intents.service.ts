@@ -14,6 +14,7 @@ import {
   insertPaymentIntent,
   listPaymentIntents,
   lockPaymentIntent,
+  rememberFormerCustomer,
   type IntentChanges,
   type PaymentIntentQuery,
   type PaymentIntentRecord,
@@ -128,6 +129,7 @@ export class PaymentIntentsService {
         Object.entries(wanted).filter(([field, value]) => value !== undefined && value !== intent[field as keyof IntentChanges]),
       ) as IntentChanges;
       if (Object.keys(changes).length === 0) return intent;
+      if (changes.customerId !== undefined && intent.customerId !== null) await rememberFormerCustomer(trx, locationId, intent.customerId, intent.id);
       return (await moveIntent(trx, write, intent, { from: [intent.status], changes, event: 'payment_intent.updated' })) as PaymentIntentRecord;
     });
   }

@@ -82,6 +82,7 @@ const validIntent = fc.record({
   amount: fc.integer({ min: 1, max: 99_999_999 }),
   currency: fc.constantFrom('USD', 'CAD', 'EUR'),
   externalReferenceId: fc.constantFrom('order-1', 'order-2'),
+  email: fc.constantFrom<unknown>('payor@example.com', null),
 });
 
 const validIntentUpdate = fc.record(
@@ -107,7 +108,9 @@ type Step =
   | { op: 'getIntent'; intent: IdPick }
   | { op: 'cancelIntent'; intent: IdPick }
   | { op: 'updateIntent'; intent: IdPick; card: IdPick | null; body: unknown }
+  | { op: 'moveIntentToCustomer'; intent: IdPick; customer: IdPick | null }
   | { op: 'confirmIntent'; intent: IdPick; card: IdPick | null }
+  | { op: 'confirmRacingErasure'; intent: IdPick; card: IdPick | null; customer: IdPick }
   | { op: 'captureIntent'; intent: IdPick; amount: number | null }
   | { op: 'listIntents'; status: string | null }
   | { op: 'listEvents'; type: string | null; customer: IdPick | null }
@@ -137,6 +140,9 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('cancelIntent' as const), intent: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('updateIntent' as const), intent: idPick, card: fc.option(idPick, { nil: null }), body: bodyArbitrary(validIntentUpdate) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('confirmIntent' as const), intent: idPick, card: fc.option(idPick, { nil: null }) }) },
+  // Issue 36, item 2: an intent attached to a customer after its creation, or detached before their erasure, and a confirm racing one.
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('moveIntentToCustomer' as const), intent: idPick, customer: fc.option(idPick, { nil: null }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('confirmRacingErasure' as const), intent: idPick, card: fc.option(idPick, { nil: null }), customer: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('captureIntent' as const), intent: idPick, amount: fc.option(fc.integer({ min: -1, max: 200 }), { nil: null }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('listIntents' as const), status: fc.option(fc.constantFrom('REQUIRES_CAPTURE', 'SUCCEEDED', 'PAID'), { nil: null }) }) },
   { weight: 1, arbitrary: fc.record({
@@ -240,6 +246,9 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
       const body = isObject && step.card !== null ? { ...(step.body as object), paymentMethodId: pickId(step.card, known.cards) } : step.body;
       return json(app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}`).set(headers), body);
     }
+    case 'moveIntentToCustomer':
+      return json(app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}`).set(headers), { customerId: customer ?? null });
+    case 'confirmRacingErasure':
     case 'confirmIntent':
       return json(
         app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/confirm`).set(headers),
@@ -260,6 +269,18 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
     case 'customerEvents':
       return app.get(`/v1/customers/${customer}/events`).query({ limit: 100 }).set(headers);
   }
+}
+
+/**
+ * The step's request; a confirm racing an erasure of `customer` sends both at
+ * once, and answers the one that changed something (the lower status), the
+ * other held to no 5xx here.
+ */
+async function sendStep(step: Step, known: Known, headers: Record<string, string>): Promise<request.Response> {
+  if (step.op !== 'confirmRacingErasure') return send(step, known, headers);
+  const [confirmed, erased] = await Promise.all([send(step, known, headers), request(testApp.app).delete(`/v1/customers/${pickId(step.customer, known.customers)}`).set(headers)]);
+  expect([confirmed.status, erased.status].filter((status) => status >= 500)).toEqual([]);
+  return confirmed.status <= erased.status ? confirmed : erased;
 }
 
 type Row = Record<string, unknown>;
@@ -322,8 +343,14 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
     ...defaults.removed.map((row) => event(row, 'default_payment_method.removed')),
     ...defaults.kept.filter(([was, is]) => was.payment_method_id !== is.payment_method_id).map(([, row]) => event(row, 'default_payment_method.set')),
     ...intents.added.map((row) => `${row.location_id as string} payment_intent.created ${(row.customer_id as string | null) ?? 'none'}`),
-    ...intents.kept.flatMap(([was, is]) => intentEventTypes(was, is, customers.removed).map((type) => `${is.location_id as string} ${type} ${(was.customer_id as string | null) ?? 'none'}`)),
+    ...intents.kept.flatMap(([was, is]) => intentEventTypes(was, is, customers.removed).map((type) => `${is.location_id as string} ${type} ${(eventCustomerOf(was, is, customers.removed) as string | null) ?? 'none'}`)),
   ].sort();
+}
+
+/** Whose an intent's event is: the customer it has after a move (an attach, a detach), the one it had when an erasure cut it. */
+function eventCustomerOf(was: Row, is: Row, erased: Row[]): unknown {
+  const cutByErasure = erased.some((customer) => customer.location_id === is.location_id && customer.id === was.customer_id);
+  return cutByErasure ? was.customer_id : is.customer_id;
 }
 
 const INTENT_FIELDS = ['amount', 'tip', 'email', 'customer_id', 'external_reference_id', 'payment_method_id'] as const;
@@ -369,7 +396,13 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
 
   // Every committed change has exactly one event, and a step that changed nothing (a 4xx, a read, a replay) has none.
   const recorded = await recordedEvents(before);
-  expect({ step: step.op, events: recorded.map(({ key }) => key).sort() }).toEqual({ step: step.op, events: expectedEvents(before, after) });
+  // An intent's move recorded after an erasure cut it (a confirm's answer racing the erasure) names no customer; one before, the erased one.
+  const erasedIds = new Set(diff(before.customers, after.customers, (row) => `${row.location_id as string}/${row.id as string}`).removed.map((row) => row.id as string));
+  const erasedOrNone = (key: string) => {
+    const [location, type, customer] = key.split(' ') as [string, string, string];
+    return erasedIds.size > 0 && type.startsWith('payment_intent.') && (customer === 'none' || erasedIds.has(customer)) ? `${location} ${type} (erased or none)` : key;
+  };
+  expect({ step: step.op, events: recorded.map(({ key }) => erasedOrNone(key)).sort() }).toEqual({ step: step.op, events: expectedEvents(before, after).map(erasedOrNone).sort() });
   // Events never cross locations: an event names only records of its own location.
   for (const { row } of recorded) {
     const named = new Set(JSON.stringify([row.customer_id, row.data]).match(UUID) ?? []);
@@ -411,6 +444,18 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
       return personalFields(event.type as string).some((field) => (object[field] ?? null) !== null || (previous?.[field] ?? null) !== null);
     });
     expect({ erased: id, linked, answers, personal }).toEqual({ erased: id, linked: undefined, answers: undefined, personal: [] });
+    // Every intent that ever was theirs (an event of it names them, as its customer or as the one it left), and every event of it, holds no e-mail.
+    const theirs = (await testApp.db.knex('events').where({ location_id: gone.location_id }).whereLike('type', 'payment_intent.%').whereRaw('data::text like ?', [`%${id}%`]).select(
+      testApp.db.knex.raw("data #>> '{object,id}' as intent_id"),
+    )) as Array<{ intent_id: string }>;
+    const intentIds = [...new Set(theirs.map(({ intent_id }) => intent_id))];
+    const withEmail = await testApp.db.knex('payment_intents').where({ location_id: gone.location_id }).whereIn('id', intentIds).whereNotNull('email').select('id');
+    const eventsWithEmail = (await testApp.db.knex('events').where({ location_id: gone.location_id }).whereLike('type', 'payment_intent.%').whereRaw("data #>> '{object,id}' = any(?)", [intentIds]).select('type', 'data')) as Row[];
+    const leaking = eventsWithEmail.filter(({ data }) => {
+      const { object, previous } = data as { object: Row; previous: Row | null };
+      return (object.email ?? null) !== null || (previous?.email ?? null) !== null;
+    });
+    expect({ erased: id, withEmail, leaking }).toEqual({ erased: id, withEmail: [], leaking: [] });
   }
 
   // A default always points at a live card of that customer, in its location.
@@ -477,7 +522,7 @@ describe('fuzz: request sequences across the whole API', () => {
         takeContractViolations();
         for (const [step, caller] of steps) {
           const before = await snapshot();
-          const response = await send(step, idsFor(caller as Caller, known), await headersFor(caller as Caller));
+          const response = await sendStep(step, idsFor(caller as Caller, known), await headersFor(caller as Caller));
           await checkInvariants(step, caller as Caller, response, before);
           remember(step, response, known[(caller as Caller).location] as Known);
         }

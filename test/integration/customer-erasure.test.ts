@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { cardInput, createCustomer, saveCard } from '../factories/customers';
 import { newLocation } from '../factories/locations';
+import { rowsHolding as rowsHoldingIn } from '../support/rows-holding';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** DELETE /v1/customers/{id}: the person is erased, everywhere, in one transaction, with the events of what went. */
@@ -11,20 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-/** Rows of any table of the database holding `value` anywhere in them. */
-async function rowsHolding(value: string): Promise<Array<{ table: string; count: number }>> {
-  const { rows: tables } = (await testApp.db.knex.raw(
-    "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
-  )) as { rows: Array<{ table_name: string }> };
-  const found: Array<{ table: string; count: number }> = [];
-  for (const { table_name: table } of tables) {
-    const { rows } = (await testApp.db.knex.raw(`select count(*)::int as count from "${table}" t where t::text like ?`, [`%${value}%`])) as {
-      rows: Array<{ count: number }>;
-    };
-    if ((rows[0]?.count ?? 0) > 0) found.push({ table, count: rows[0]?.count ?? 0 });
-  }
-  return found;
-}
+const rowsHolding = (value: string) => rowsHoldingIn(testApp.db.knex, value);
 
 describe('DELETE /v1/customers/{id}', () => {
   it("erases the person: cards, defaults, live intents canceled, and no row anywhere keeps its reference, description or intents' e-mail", async () => {

@@ -51,6 +51,10 @@ beforeAll(async () => {
     insert into events (location_id, id, type, customer_id, data)
     select 'location-' || n % 20, gen_random_uuid(), 'customer.created', gen_random_uuid(), '{}'
       from generate_series(1, ${Math.min(CUSTOMERS * 10, 100_000)}) n`);
+  // Intents moved away from a customer, whose erasure still covers them.
+  await db.knex.raw(`
+    insert into former_intent_customers (location_id, customer_id, payment_intent_id)
+    select 'location-' || n % 20, gen_random_uuid(), gen_random_uuid() from generate_series(1, ${CUSTOMERS}) n`);
   // The sandbox processor's memory: an answer per confirm.
   await db.knex.raw(`
     insert into sandbox_processor_operations (location_id, idempotency_key, operation, amount, outcome, state)
@@ -102,6 +106,8 @@ async function callEveryOperation(): Promise<void> {
     .set({ Authorization: `Bearer ${browserToken}`, [LOCATION_HEADER]: one.locationId, [SESSION_SECRET_HEADER]: intent.body.sessionSecret })
     .expect(200);
   await api.post(`/v1/payment-intents/${intent.body.id}`).set(as).send({ email: 'plans@example.com', paymentMethodId: one.cardIds[0] }).expect(200);
+  // Given to another customer: the first one's erasure still covers it.
+  await api.post(`/v1/payment-intents/${intent.body.id}`).set(as).send({ customerId: other.id }).expect(200);
   await api.post(`/v1/payment-intents/${intent.body.id}/cancel`).set(as).expect(200);
   // A checkout: confirmed and captured; another confirmed and voided; the lists of intents; the two sweeps.
   for (const end of ['capture', 'cancel']) {

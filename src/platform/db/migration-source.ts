@@ -10,6 +10,7 @@ import * as erasureLookups from '../../../migrations/20261127000000_erasure_look
 import * as erasedCustomers from '../../../migrations/20261127010000_erased_customers';
 import * as deliveriesFollowEvents from '../../../migrations/20261127020000_deliveries_follow_events';
 import * as paymentLifecycle from '../../../migrations/20261128000000_payment_lifecycle';
+import * as formerIntentCustomers from '../../../migrations/20261129000000_former_intent_customers';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +34,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261127010000_erased_customers', erasedCustomers],
   ['20261127020000_deliveries_follow_events', deliveriesFollowEvents],
   ['20261128000000_payment_lifecycle', paymentLifecycle],
+  ['20261129000000_former_intent_customers', formerIntentCustomers],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
