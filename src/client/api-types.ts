@@ -1156,7 +1156,7 @@ export interface components {
             enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed")[];
             /**
              * Format: uri
-             * @description Where deliveries are POSTed. `https` with a public host; plain `http` and private, loopback or link-local hosts only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). Redirects are not followed.
+             * @description Where deliveries are POSTed, stored and answered as the WHATWG URL parser normalizes it. `https` with a public host; plain `http` and private, loopback or link-local hosts (also as an IPv6 form that carries such an IPv4 address: compatible, mapped, NAT64, 6to4, Teredo; or a name with a trailing dot) only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). No credentials, white space or control characters. Redirects are not followed.
              * @example https://shop.example.com/webhooks/payment-profiles
              */
             url: string;
@@ -2304,7 +2304,7 @@ export interface components {
             status?: "ENABLED" | "DISABLED";
             /**
              * Format: uri
-             * @description Where deliveries are POSTed. `https` with a public host; plain `http` and private, loopback or link-local hosts only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). Redirects are not followed.
+             * @description Where deliveries are POSTed, stored and answered as the WHATWG URL parser normalizes it. `https` with a public host; plain `http` and private, loopback or link-local hosts (also as an IPv6 form that carries such an IPv4 address: compatible, mapped, NAT64, 6to4, Teredo; or a name with a trailing dot) only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). No credentials, white space or control characters. Redirects are not followed.
              * @example https://shop.example.com/webhooks/payment-profiles
              */
             url?: string;

@@ -11,13 +11,40 @@ const ENDPOINT_STATUSES = ['ENABLED', 'DISABLED'] as const;
 const DISABLED_REASONS = ['MANUAL', 'GONE', 'FAILING'] as const;
 const ATTEMPT_OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
 
+/** The longest URL an endpoint may have, as sent and as stored. */
+const MAX_URL_LENGTH = 2048;
+
+/**
+ * An endpoint's URL, read once by the WHATWG URL parser and kept as it
+ * parsed (`new URL(url).href`): what is stored, answered and connected to
+ * are one string. Nothing the parser would silently drop is accepted
+ * (surrounding white space, control characters), nor credentials wherever
+ * the parser finds them (`https:///u:p@host` has them too).
+ */
 const url = z
-  .url({ protocol: /^https?$/, message: 'Must be an absolute http(s) URL.' })
-  .max(2048)
-  .refine((value) => !/^[a-z]+:\/\/[^/]*@/i.test(value), { message: 'Must not carry credentials (user:password@).' })
+  .string()
+  .max(MAX_URL_LENGTH, { abort: true })
+  .regex(/^[^\s\p{Cc}]*$/u, { message: 'Must not contain white space or control characters.', abort: true })
+  .transform((value, context) => {
+    const parsed = URL.parse(value);
+    if (parsed === null || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.hostname === '') {
+      context.addIssue({ code: 'custom', message: 'Must be an absolute http(s) URL.' });
+      return z.NEVER;
+    }
+    if (parsed.username !== '' || parsed.password !== '') {
+      context.addIssue({ code: 'custom', message: 'Must not carry credentials (user:password@).' });
+      return z.NEVER;
+    }
+    if (parsed.href.length > MAX_URL_LENGTH) {
+      context.addIssue({ code: 'custom', message: `Must be at most ${MAX_URL_LENGTH} characters long once normalized.` });
+      return z.NEVER;
+    }
+    return parsed.href;
+  })
   .meta({
     description:
-      'Where deliveries are POSTed. `https` with a public host; plain `http` and private, loopback or link-local hosts only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). Redirects are not followed.',
+      'Where deliveries are POSTed, stored and answered as the WHATWG URL parser normalizes it. `https` with a public host; plain `http` and private, loopback or link-local hosts (also as an IPv6 form that carries such an IPv4 address: compatible, mapped, NAT64, 6to4, Teredo; or a name with a trailing dot) only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). No credentials, white space or control characters. Redirects are not followed.',
+    format: 'uri',
     example: 'https://shop.example.com/webhooks/payment-profiles',
   });
 

@@ -8,12 +8,38 @@ import ipaddr from 'ipaddr.js';
  * service reach its own network (metadata services, databases, admin ports).
  */
 
-/** A public unicast address: not private, loopback, link-local, unique-local, carrier-grade NAT, multicast or reserved. */
+/**
+ * The IPv4 addresses an IPv6 address carries and reaches through a relay or
+ * a translator: IPv4-compatible (::/96, deprecated but still parsed),
+ * IPv4-mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96 and the local-use
+ * 64:ff9b:1::/48), 6to4 (2002::/16, bits 16 to 47) and Teredo (2001::/32:
+ * its server, and its client XOR 0xffffffff). An address is as public as the
+ * least public of them.
+ */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const parts = address.parts;
+  const v4 = (high: number, low: number) => ipaddr.fromByteArray([high >> 8, high & 0xff, low >> 8, low & 0xff]) as ipaddr.IPv4;
+  const [p0, p1, p2, p3, p4, p5, p6, p7] = parts as [number, number, number, number, number, number, number, number];
+  if (p0 === 0 && p1 === 0 && p2 === 0 && p3 === 0 && p4 === 0 && (p5 === 0 || p5 === 0xffff) && (p6 !== 0 || p7 > 1)) return [v4(p6, p7)];
+  if (p0 === 0x64 && p1 === 0xff9b && (p2 === 1 || (p2 === 0 && p3 === 0 && p4 === 0 && p5 === 0))) return [v4(p6, p7)];
+  if (p0 === 0x2002) return [v4(p1, p2)];
+  if (p0 === 0x2001 && p1 === 0) return [v4(p2, p3), v4(p6 ^ 0xffff, p7 ^ 0xffff)];
+  return [];
+}
+
+/** A public unicast address: not private, loopback, link-local, unique-local, carrier-grade NAT, multicast or reserved, nor an IPv6 form of one. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const carried = embeddedIPv4(parsed as ipaddr.IPv6);
+  if (carried.length > 0) return carried.every((inner) => inner.range() === 'unicast');
   return parsed.range() === 'unicast';
+}
+
+/** A host name as the resolver reads it: without the trailing dot of a fully qualified name (`localhost.` is localhost). */
+function withoutTrailingDots(host: string): string {
+  return host.replace(/\.+$/, '');
 }
 
 /** Why a URL cannot be an endpoint, as the 400 says it; undefined when it can. Hostnames are checked again, resolved, at each delivery. */
@@ -21,9 +47,9 @@ export function endpointUrlProblem(url: string, allowPrivate: boolean): string |
   if (allowPrivate) return undefined;
   const parsed = new URL(url);
   if (parsed.protocol !== 'https:') return 'Must be an https URL (plain http only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true).';
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const host = withoutTrailingDots(parsed.hostname.replace(/^\[|\]$/g, '')).toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && !isPublicAddress(host))) {
-    return 'Must be a public host: private, loopback and link-local addresses are refused.';
+    return 'Must be a public host: private, loopback and link-local addresses (also inside an IPv6 form) are refused.';
   }
   return undefined;
 }
