@@ -37,7 +37,7 @@ import { loadShedding, type LoadSheddingSettings } from './platform/http/load-sh
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './platform/http/request-deadline';
 import { singleValuedHeaders } from './platform/http/single-valued-headers';
 import type { Logger } from './platform/logger';
-import { MAX_CARDS_PER_CUSTOMER } from './platform/config';
+import { DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION, MAX_CARDS_PER_CUSTOMER } from './platform/config';
 
 export interface AppDependencies {
   db: Knex;
@@ -70,6 +70,8 @@ export interface AppSettings {
   rateLimit: RateLimitSettings;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private hosts as webhook URLs; refused when omitted. */
   webhookAllowPrivateTargets?: boolean;
+  /** WEBHOOK_MAX_ENDPOINTS_PER_LOCATION: endpoints a location may hold; the default 16 when omitted. */
+  webhookMaxEndpointsPerLocation?: number;
   /** OVERLOAD_*: when a new request is answered 503 at once rather than queued; none is shed when omitted. */
   loadShedding?: LoadSheddingSettings;
   /** CAPTURE_WINDOW_SECONDS: an authorization is voided this long after it is made unless captured; Toast's 300 when omitted. */
@@ -113,7 +115,10 @@ export function createApp({
     }),
     checkout: new CheckoutService(processor, logger, { captureWindowSeconds: settings.captureWindowSeconds ?? DEFAULT_CAPTURE_WINDOW_SECONDS }),
     events: new EventsService(),
-    webhookEndpoints: new WebhookEndpointsService({ allowPrivateTargets: settings.webhookAllowPrivateTargets ?? false }),
+    webhookEndpoints: new WebhookEndpointsService({
+      allowPrivateTargets: settings.webhookAllowPrivateTargets ?? false,
+      maxEndpointsPerLocation: settings.webhookMaxEndpointsPerLocation ?? DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
+    }),
   };
   const creates = new IdempotentCreates(db, settings.idempotency);
   const document = buildOpenApiDocument();

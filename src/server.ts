@@ -73,6 +73,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       idempotency: { ttlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS, lockTimeoutSeconds: config.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS },
       rateLimit: { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
       webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
       captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
       loadShedding: {
         maxInFlight: config.OVERLOAD_MAX_IN_FLIGHT,

@@ -6,6 +6,11 @@ import './validation/messages';
 /** How long the service's own tokens may live; the token answer's `expiresIn` is documented with the same bounds. */
 export const TOKEN_TTL_SECONDS_RANGE = { min: 60, max: 86_400 } as const;
 
+/** The most webhook endpoints a location may hold by default (Stripe's limit); WEBHOOK_MAX_ENDPOINTS_PER_LOCATION sets it. */
+export const DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION = 16;
+/** The most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION may be: each event fans out to every endpoint. */
+export const WEBHOOK_MAX_ENDPOINTS_PER_LOCATION_BOUND = 100;
+
 /** The most saved cards a customer may hold, as the document states it; MAX_CARDS_PER_CUSTOMER may lower it. */
 export const MAX_CARDS_PER_CUSTOMER = 50;
 
@@ -184,6 +189,8 @@ const environmentSchema = z.object({
    * false in production, where endpoints must be public https.
    */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag.optional(),
+  /** Webhook endpoints a location may hold; one more is a 409 (WEBHOOK_ENDPOINT_LIMIT_REACHED). Every event fans out to each. */
+  WEBHOOK_MAX_ENDPOINTS_PER_LOCATION: positiveInt.max(WEBHOOK_MAX_ENDPOINTS_PER_LOCATION_BOUND).default(DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION),
   /** A delivery unanswered after this long fails (and is retried). */
   WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
   /** How often each replica looks for new events and due retries. */

@@ -11,6 +11,7 @@ import {
   toAttempt,
   toWebhookEndpoint,
   updateWebhookEndpointSchema,
+  webhookEndpointListQuerySchema,
   webhookEndpointListSchema,
   webhookEndpointParamsSchema,
   webhookEndpointSchema,
@@ -30,12 +31,12 @@ export const createWebhookEndpoint = operation({
   operationId: 'createWebhookEndpoint',
   tag,
   summary: 'Create a webhook endpoint',
-  description: `An endpoint of this location: it receives the location's events of the types it names. The answer is the only one that shows its \`secret\`. ${DELIVERY}`,
+  description: `An endpoint of this location: it receives the location's events of the types it names. The answer is the only one that shows its \`secret\`. A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default, as Stripe allows): one more is a 409 (WEBHOOK_ENDPOINT_LIMIT_REACHED), however creates race. ${DELIVERY}`,
   access,
   idempotent: true,
   body: { schema: createWebhookEndpointSchema },
   responses: { 201: { description: 'The endpoint, with its signing secret.', schema: webhookEndpointWithSecretSchema } },
-  errors: ['CONFLICT'],
+  errors: ['WEBHOOK_ENDPOINT_LIMIT_REACHED', 'CONFLICT'],
   handle: async ({ db, location, body }, { webhookEndpoints }) => {
     const endpoint = await webhookEndpoints.create(db, location, body);
     return { status: 201, body: { ...toWebhookEndpoint(endpoint), secret: endpoint.secret } };
@@ -48,13 +49,15 @@ export const listWebhookEndpoints = operation({
   operationId: 'listWebhookEndpoints',
   tag,
   summary: "List the location's webhook endpoints",
-  description: 'Oldest first. Secrets are never listed.',
+  description:
+    'Oldest first, cursor-paged as the other lists are (`limit`, default 10, at most 100; `startingAfter`; `hasMore`). A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default). Secrets are never listed.',
   access,
-  responses: { 200: { description: 'The endpoints.', schema: webhookEndpointListSchema } },
+  query: webhookEndpointListQuerySchema,
+  responses: { 200: { description: 'A page of endpoints.', schema: webhookEndpointListSchema } },
   errors: [],
-  handle: async ({ db, location }, { webhookEndpoints }) => {
-    const endpoints = await webhookEndpoints.list(db, location);
-    return { status: 200, body: { results: endpoints.length, webhookEndpoints: endpoints.map(toWebhookEndpoint) } };
+  handle: async ({ db, location, query }, { webhookEndpoints }) => {
+    const { endpoints, hasMore } = await webhookEndpoints.list(db, location, query);
+    return { status: 200, body: { results: endpoints.length, webhookEndpoints: endpoints.map(toWebhookEndpoint), hasMore } };
   },
 });
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventType } from '../events/event-types';
-import { cursorPage } from '../platform/db/cursor-page';
+import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 export type EndpointStatus = 'ENABLED' | 'DISABLED';
@@ -68,27 +68,37 @@ export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
   };
 }
 
-const INSERT_ENDPOINT = preparedStatement(
-  'insert_webhook_endpoint',
+/** A transaction-scoped lock on a location's endpoints: creates at one location take turns, other locations never wait. */
+const LOCK_LOCATION_ENDPOINTS = preparedStatement('lock_location_webhook_endpoints', "select pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || ?, 0))");
+
+/** Inserted only while the location holds fewer than `max` endpoints; read after the lock, so the count is current. */
+const INSERT_ENDPOINT_WITHIN = preparedStatement(
+  'insert_webhook_endpoint_within',
   `insert into webhook_endpoints (location_id, id, url, description, enabled_events, status, secret)
-   values (?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), 'ENABLED', ?)
+   select ?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), 'ENABLED', ?
+    where (select count(*) from webhook_endpoints where location_id = ?) < ?
    returning ${ENDPOINT_COLUMNS.join(', ')}`,
 );
 
-export async function insertEndpoint(
-  db: Knex,
+/** Makes the endpoint unless its location already holds `max`; undefined then. */
+export async function insertEndpointWithin(
+  trx: Knex.Transaction,
   endpoint: Pick<WebhookEndpointRecord, 'locationId' | 'id' | 'url' | 'description' | 'enabledEvents' | 'secret'>,
-): Promise<WebhookEndpointRecord> {
-  // The types as JSON: in a transaction (an Idempotency-Key's) Knex's raw would spread an array into a list.
-  const [row] = await runPrepared<EndpointRow>(db, INSERT_ENDPOINT, [
+  max: number,
+): Promise<WebhookEndpointRecord | undefined> {
+  await runPrepared(trx, LOCK_LOCATION_ENDPOINTS, [endpoint.locationId]);
+  // The types as JSON: in a transaction Knex's raw would spread an array into a list.
+  const [row] = await runPrepared<EndpointRow>(trx, INSERT_ENDPOINT_WITHIN, [
     endpoint.locationId,
     endpoint.id,
     endpoint.url,
     endpoint.description,
     JSON.stringify(endpoint.enabledEvents),
     endpoint.secret,
+    endpoint.locationId,
+    max,
   ]);
-  return toEndpointRecord(row as EndpointRow);
+  return row === undefined ? undefined : toEndpointRecord(row);
 }
 
 export async function findEndpoint(db: Knex, locationId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
@@ -96,9 +106,16 @@ export async function findEndpoint(db: Knex, locationId: string, id: string): Pr
   return row === undefined ? undefined : toEndpointRecord(row);
 }
 
-export async function listEndpoints(db: Knex, locationId: string): Promise<WebhookEndpointRecord[]> {
+/** Every endpoint of the location (a handful: their number is capped), oldest first. */
+export async function everyEndpoint(db: Knex, locationId: string): Promise<WebhookEndpointRecord[]> {
   const rows = (await db('webhook_endpoints').select(ENDPOINT_COLUMNS).where({ location_id: locationId }).orderBy('id')) as EndpointRow[];
   return rows.map(toEndpointRecord);
+}
+
+/** A page of the location's endpoints, oldest first. */
+export async function listEndpoints(db: Knex, locationId: string, page: PageQuery): Promise<{ endpoints: WebhookEndpointRecord[]; hasMore: boolean }> {
+  const { rows, hasMore } = await cursorPage<EndpointRow>(db('webhook_endpoints').select(ENDPOINT_COLUMNS).where({ location_id: locationId }), page, 'asc');
+  return { endpoints: rows.map(toEndpointRecord), hasMore };
 }
 
 export interface EndpointChanges {

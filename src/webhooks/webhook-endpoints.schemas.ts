@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/event-types';
 import { int32 } from '../platform/validation/int32';
+import { pageQuery } from '../platform/validation/page-query';
 import { safeText, uuidValue } from '../platform/validation/text.schemas';
 import type { WebhookAttemptRecord, WebhookEndpointRecord } from './webhook-endpoints.repository';
 
@@ -110,12 +111,17 @@ export const webhookEndpointWithSecretSchema = z
   })
   .meta({ id: 'WebhookEndpointWithSecret', example: { ...ENDPOINT_EXAMPLE, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
 
+const { limit, startingAfter } = pageQuery({ items: 'Endpoints', item: 'endpoint' }, 'oldest first', ENDPOINT_EXAMPLE.id);
+/** Paged like every list (a location holds few endpoints, WEBHOOK_MAX_ENDPOINTS_PER_LOCATION, so not by date). */
+export const webhookEndpointListQuerySchema = z.object({ limit, startingAfter });
+
 export const webhookEndpointListSchema = z
   .strictObject({
-    results: int32(0, 1000),
-    webhookEndpoints: z.array(webhookEndpointSchema).meta({ description: "The location's endpoints, oldest first." }),
+    results: int32(0, 100),
+    webhookEndpoints: z.array(webhookEndpointSchema).max(100).meta({ description: "A page of the location's endpoints, oldest first." }),
+    hasMore: z.boolean(),
   })
-  .meta({ id: 'WebhookEndpointList', example: { results: 1, webhookEndpoints: [ENDPOINT_EXAMPLE] } });
+  .meta({ id: 'WebhookEndpointList', example: { results: 1, webhookEndpoints: [ENDPOINT_EXAMPLE], hasMore: false } });
 
 export const attemptsQuerySchema = z.object({
   limit: z.coerce.number().pipe(int32(1, 100)).default(10).meta({ description: 'Attempts per page, 1 to 100.', example: 10 }),

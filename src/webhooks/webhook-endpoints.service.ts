@@ -2,12 +2,15 @@ import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import type { EventType } from '../events/event-types';
 import { findEvent } from '../events/events.repository';
+import type { PageQuery } from '../platform/db/cursor-page';
+import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import { insertDeliveries } from './webhook-deliveries.repository';
 import {
   deleteEndpoint,
+  everyEndpoint,
   findEndpoint,
-  insertEndpoint,
+  insertEndpointWithin,
   listAttempts,
   listEndpoints,
   rotateEndpointSecret,
@@ -37,22 +40,33 @@ const PREVIOUS_SECRET_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /** A location's webhook endpoints: made, read, changed, removed, their secrets rotated, their attempts read, events redelivered to them. */
 export class WebhookEndpointsService {
-  constructor(private readonly settings: { allowPrivateTargets: boolean }) {}
+  constructor(private readonly settings: { allowPrivateTargets: boolean; maxEndpointsPerLocation: number }) {}
 
+  /**
+   * A location holds at most `maxEndpointsPerLocation` endpoints (every event
+   * fans out to each): the count is read under a lock on the location's
+   * endpoints, so racing creates cannot pass it together.
+   */
   async create(db: Knex, locationId: string, input: CreateWebhookEndpointInput): Promise<WebhookEndpointRecord> {
     this.checkUrl(input.url);
-    return insertEndpoint(db, {
-      locationId,
-      id: uuidv7(),
-      url: input.url,
-      description: input.description ?? null,
-      enabledEvents: input.enabledEvents,
-      secret: newWebhookSecret(),
+    const { maxEndpointsPerLocation } = this.settings;
+    return inTransaction(db, async (trx) => {
+      const made = await insertEndpointWithin(
+        trx,
+        { locationId, id: uuidv7(), url: input.url, description: input.description ?? null, enabledEvents: input.enabledEvents, secret: newWebhookSecret() },
+        maxEndpointsPerLocation,
+      );
+      if (made === undefined) {
+        throw new DomainError('WEBHOOK_ENDPOINT_LIMIT_REACHED', {
+          message: `The location already holds ${maxEndpointsPerLocation} webhook endpoints, the most allowed. Remove one before making another.`,
+        });
+      }
+      return made;
     });
   }
 
-  async list(db: Knex, locationId: string): Promise<WebhookEndpointRecord[]> {
-    return listEndpoints(db, locationId);
+  async list(db: Knex, locationId: string, page: PageQuery): Promise<{ endpoints: WebhookEndpointRecord[]; hasMore: boolean }> {
+    return listEndpoints(db, locationId, page);
   }
 
   async get(db: Knex, locationId: string, id: string): Promise<WebhookEndpointRecord> {
@@ -105,7 +119,7 @@ export class WebhookEndpointsService {
     if (event === undefined) throw new DomainError('EVENT_NOT_FOUND');
     let targets: WebhookEndpointRecord[];
     if (endpointId === undefined) {
-      targets = (await listEndpoints(db, locationId)).filter((endpoint) => endpoint.status === 'ENABLED' && subscribes(endpoint, event.type));
+      targets = (await everyEndpoint(db, locationId)).filter((endpoint) => endpoint.status === 'ENABLED' && subscribes(endpoint, event.type));
     } else {
       const endpoint = await findEndpoint(db, locationId, endpointId);
       if (endpoint === undefined) throw new DomainError('WEBHOOK_ENDPOINT_NOT_FOUND', { fieldName: 'endpointId' });

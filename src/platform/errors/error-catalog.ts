@@ -119,6 +119,11 @@ export const ERROR_CATALOG = {
     code: 3005,
     message: 'The webhook endpoint is disabled: enable it (PATCH status ENABLED) before redelivering to it.',
   },
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: {
+    status: 409,
+    code: 3008,
+    message: 'The location already holds the most webhook endpoints allowed. Remove one before making another.',
+  },
   RATE_LIMITED: {
     status: 429,
     code: 4292,

@@ -39,7 +39,7 @@ describe('webhook endpoints', () => {
     const read = await request(testApp.app).get(`/v1/webhook-endpoints/${made.body.id}`).set(testApp.as(location)).expect(200);
     expect(read.body).toEqual(shown);
     const list = await request(testApp.app).get('/v1/webhook-endpoints').set(testApp.as(location)).expect(200);
-    expect(list.body).toEqual({ results: 1, webhookEndpoints: [shown] });
+    expect(list.body).toEqual({ results: 1, webhookEndpoints: [shown], hasMore: false });
     expect(JSON.stringify([read.body, list.body])).not.toContain(secret as string);
 
     const disabled = await request(testApp.app)
