@@ -70,7 +70,11 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       trustProxy: config.TRUST_PROXY,
       healthDatabaseTimeoutMs: config.HEALTH_DATABASE_TIMEOUT_MS,
       requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-      idempotency: { ttlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS, lockTimeoutSeconds: config.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS },
+      idempotency: {
+        ttlSeconds: config.IDEMPOTENCY_KEY_TTL_SECONDS,
+        lockTimeoutSeconds: config.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS,
+        statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+      },
       rateLimit: { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
       webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,

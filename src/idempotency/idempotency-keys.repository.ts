@@ -90,8 +90,10 @@ export async function completeIdempotencyKey(
  * fault), so that a retry runs afresh. Never touches a completed record: when
  * a commit's outcome is unknown, the record may well have been stored.
  */
-export async function releaseIdempotencyKey(db: Knex, scope: IdempotencyScope, claimToken: string): Promise<void> {
-  await db('idempotency_keys').where({ ...scopeColumns(scope), claim_token: claimToken, state: 'in_progress' }).delete();
+export async function releaseIdempotencyKey(db: Knex, scope: IdempotencyScope, claimToken: string): Promise<number> {
+  // Counted from `returning`: PGlite's Knex driver does not answer a count for a bare delete.
+  const released = await db('idempotency_keys').where({ ...scopeColumns(scope), claim_token: claimToken, state: 'in_progress' }).delete().returning('key');
+  return released.length;
 }
 
 /** Deletes expired keys; answers how many. */

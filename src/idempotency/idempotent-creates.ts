@@ -15,7 +15,12 @@ export interface IdempotencySettings {
   ttlSeconds: number;
   /** After this long unfinished, a claim is presumed dead (its process gone) and a retry may take it over. */
   lockTimeoutSeconds: number;
+  /** DB_STATEMENT_TIMEOUT_MS: bounds how long a claim's insert whose answer was lost may still commit on the server. */
+  statementTimeoutMs: number;
 }
+
+/** Past the statement timeout, for the server to end the statement and the answer to be read. */
+const CLAIM_SETTLE_MARGIN_MS = 1000;
 
 export type IdempotentOutcome =
   | { kind: 'fresh'; reply: StoredReply }
@@ -31,7 +36,8 @@ export type IdempotentOutcome =
  * - the same key with a different request is 422, and while the first attempt
  *   is still running, 409 with Retry-After;
  * - an attempt that stores nothing (refused input, a fault) gives the key back,
- *   as soon as the database answers again if it was away (pending-releases.ts).
+ *   as soon as the database answers again if it was away, and so does an
+ *   attempt whose claim's answer a cut connection lost (pending-releases.ts).
  */
 export class IdempotentCreates {
   private readonly releases: PendingReleases;
@@ -40,7 +46,7 @@ export class IdempotentCreates {
     private readonly db: Knex,
     private readonly settings: IdempotencySettings,
   ) {
-    this.releases = new PendingReleases(db, settings.lockTimeoutSeconds * 1000);
+    this.releases = new PendingReleases(db, { lockTimeoutMs: settings.lockTimeoutSeconds * 1000, claimSettleMs: settings.statementTimeoutMs + CLAIM_SETTLE_MARGIN_MS });
   }
 
   /**
@@ -55,8 +61,15 @@ export class IdempotentCreates {
   ): Promise<IdempotentOutcome> {
     const claimToken = randomUUID();
     const claim = () => claimIdempotencyKey(this.db, scope, { fingerprint, claimToken, ...this.settings });
-    // Held by this process's own failed attempt, still waiting to be given back: given back now, then claimed.
-    const claimed = (await claim()) || ((await this.releases.releaseNow(scope)) && (await claim()));
+    let claimed: boolean;
+    try {
+      // Held by this process's own failed attempt, still waiting to be given back: given back now, then claimed.
+      claimed = (await claim()) || ((await this.releases.releaseNow(scope)) && (await claim()));
+    } catch (error) {
+      // The insert may have landed, or may yet, with its answer lost: given back all the same.
+      await this.releases.release(scope, claimToken, false);
+      throw error;
+    }
     if (!claimed) return { kind: 'replayed', reply: await this.earlierReply(scope, fingerprint) };
     try {
       const reply = await this.db.transaction(async (trx) => {

@@ -6,6 +6,12 @@ interface PendingRelease {
   claimToken: string;
   /** After this, the claim has lapsed by the lock timeout anyway. */
   giveUpAt: number;
+  /**
+   * Until this, a release that finds no claim is not the end: the claim's own
+   * insert, sent on a connection that was cut, may still commit (its answer
+   * lost). Now for a claim known to have been made.
+   */
+  mayLandUntil: number;
 }
 
 const RETRY_INTERVAL_MS = 500;
@@ -19,6 +25,12 @@ const RETRY_INTERVAL_MS = 500;
  * repeat: it deletes only a claim still in progress with this attempt's token,
  * never a stored answer (the failed commit may have succeeded).
  *
+ * A claim whose own insert failed is given back too: a connection cut after
+ * the insert was sent may have lost only its answer, and the server may
+ * commit it later still (it was waiting for a lock, or its turn). Such a
+ * release is retried until `claimSettleMs` (the statement timeout, which
+ * bounds that insert) has passed, or until it finds the claim and removes it.
+ *
  * A claim of a process that died stays until its lock timeout: no one is left
  * to know the attempt failed.
  */
@@ -28,18 +40,29 @@ export class PendingReleases {
 
   constructor(
     private readonly db: Knex,
-    private readonly lockTimeoutMs: number,
+    private readonly settings: { lockTimeoutMs: number; claimSettleMs: number },
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Gives the claim back now, or keeps trying in the background. */
-  async release(scope: IdempotencyScope, claimToken: string): Promise<void> {
+  /**
+   * Gives the claim back now, or keeps trying in the background. `claimed`
+   * false: the claim's own insert failed, so whether it landed (or will) is unknown.
+   */
+  async release(scope: IdempotencyScope, claimToken: string, claimed = true): Promise<void> {
+    const now = this.now();
+    const entry = { scope, claimToken, giveUpAt: now + this.settings.lockTimeoutMs, mayLandUntil: claimed ? now : now + this.settings.claimSettleMs };
     try {
-      await releaseIdempotencyKey(this.db, scope, claimToken);
+      if (this.done(entry, await releaseIdempotencyKey(this.db, scope, claimToken))) return;
     } catch {
-      this.pending.set(claimToken, { scope, claimToken, giveUpAt: this.now() + this.lockTimeoutMs });
-      this.schedule();
+      // The database is away: retried below.
     }
+    this.pending.set(claimToken, entry);
+    this.schedule();
+  }
+
+  /** Whether a release that removed `released` claims leaves nothing to wait for. */
+  private done(entry: PendingRelease, released: number): boolean {
+    return released > 0 || this.now() >= entry.mayLandUntil;
   }
 
   /**
@@ -53,9 +76,9 @@ export class PendingReleases {
       const { issuer, clientId, locationId, key } = entry.scope;
       if (issuer !== scope.issuer || clientId !== scope.clientId || locationId !== scope.locationId || key !== scope.key) continue;
       try {
-        await releaseIdempotencyKey(this.db, entry.scope, entry.claimToken);
-        this.pending.delete(entry.claimToken);
-        released = true;
+        const count = await releaseIdempotencyKey(this.db, entry.scope, entry.claimToken);
+        if (this.done(entry, count)) this.pending.delete(entry.claimToken);
+        released ||= count > 0;
       } catch {
         return released;
       }
@@ -82,8 +105,7 @@ export class PendingReleases {
         continue;
       }
       try {
-        await releaseIdempotencyKey(this.db, entry.scope, entry.claimToken);
-        this.pending.delete(entry.claimToken);
+        if (this.done(entry, await releaseIdempotencyKey(this.db, entry.scope, entry.claimToken))) this.pending.delete(entry.claimToken);
       } catch {
         // Still away: the rest would fail alike. Try again at the next tick.
         return;

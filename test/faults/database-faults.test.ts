@@ -161,6 +161,48 @@ describe('an Idempotency-Key whose attempt failed while the database was unreach
   }, 30_000);
 });
 
+/**
+ * Issue 36, item 5: with connections cut under keyed creates, some retries
+ * answered 409 IDEMPOTENCY_REQUEST_IN_PROGRESS for 46 to 49 s, until the
+ * lock timeout. A claim's insert can commit on the server after the
+ * connection that sent it was cut (here it waits on a lock, as under load
+ * it waits its turn): the attempt sees an error and never learns it holds
+ * the claim. The claim is now given back all the same, as soon as it lands.
+ */
+describe('a claim whose insert commits after its connection was cut', () => {
+  it('is given back within seconds, so every retry with the same key and body runs instead of answering 409', async () => {
+    const location = newLocation();
+    const keys = Array.from({ length: POOL_MAX }, () => randomUUID());
+    // Every claim that lands is logged by the server itself, whether or not its answer reaches the service.
+    await direct.raw('create table if not exists landed_claims (key text)');
+    await direct.raw(`create or replace function log_landed_claim() returns trigger language plpgsql as $$
+      begin insert into landed_claims values (new.key); return new; end $$`);
+    await direct.raw('create or replace trigger landed_claims after insert on idempotency_keys for each row execute function log_landed_claim()');
+    const release = await holdLock('idempotency_keys', 'exclusive');
+    const attempts = keys.map((key) => createCustomer(location, key).then((response) => response));
+    await proxied.waitForLockWaiter();
+    proxy.cutAll();
+    await release();
+    for (const attempt of await Promise.all(attempts)) expectServiceUnavailable(attempt);
+    // The orphaned claims landed: the server committed inserts whose answers were lost.
+    await waitFor(async () => (await direct('landed_claims').whereIn('key', keys)).length === keys.length);
+
+    const faultEnded = Date.now();
+    for (const key of keys) {
+      let retry = await createCustomer(location, key);
+      while (retry.status === 409 && Date.now() - faultEnded < ANSWERED_WELL_BEFORE_KNEX_DEFAULT_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        retry = await createCustomer(location, key);
+      }
+      expect({ key, status: retry.status, replayed: retry.headers['idempotent-replayed'] }).toEqual({ key, status: 200, replayed: undefined });
+    }
+    // Within seconds of the database answering, not the 60 s lock timeout.
+    expect(Date.now() - faultEnded).toBeLessThan(ANSWERED_WELL_BEFORE_KNEX_DEFAULT_MS);
+    expect(await direct('customers').where({ location_id: location })).toHaveLength(keys.length);
+    await direct.raw('drop trigger landed_claims on idempotency_keys');
+  }, 60_000);
+});
+
 describe('a query slower than statement_timeout', () => {
   it('answers 503 and gives the connection back to the pool', async () => {
     const location = newLocation();

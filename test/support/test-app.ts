@@ -114,7 +114,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? 86_400,
           ...(options.maxCardsPerCustomer === undefined ? {} : { maxCardsPerCustomer: options.maxCardsPerCustomer }),
           corsAllowedOrigins: [TEST_CORS_ORIGIN],
-          idempotency: { ttlSeconds: options.idempotencyTtlSeconds ?? 86_400, lockTimeoutSeconds: 60 },
+          idempotency: { ttlSeconds: options.idempotencyTtlSeconds ?? 86_400, lockTimeoutSeconds: 60, statementTimeoutMs: 10_000 },
           rateLimit: options.rateLimit ?? { requests: 100_000, windowSeconds: 60 },
           webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? true,
           captureWindowSeconds,
