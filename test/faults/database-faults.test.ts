@@ -112,6 +112,27 @@ describe('database unreachable', () => {
   );
 });
 
+/**
+ * Issue 36, item 6: readiness said 200 once while the database refused
+ * connections: a probe answered on a pooled connection opened before the
+ * fault. Readiness now asks the database as of the probe, on a connection
+ * of its own, so a server that refuses new connections is not ready however
+ * many old ones the pool still holds.
+ */
+describe('readiness while the server refuses new connections and old ones still work', () => {
+  it('answers 503 on every probe, then 200 once connections are accepted again', async () => {
+    const location = newLocation();
+    // Pooled connections, open and working, before the fault.
+    await Promise.all(Array.from({ length: POOL_MAX }, () => createCustomer(location).expect(200)));
+    proxy.setMode('refuse');
+    const probes = [];
+    for (let probe = 0; probe < 18; probe += 1) probes.push((await request(testApp.app).get('/health/ready')).status);
+    expect(probes).toEqual(Array(18).fill(503));
+    proxy.setMode('forward');
+    await request(testApp.app).get('/health/ready').expect(200);
+  }, 30_000);
+});
+
 describe('connection cut in the middle of a write', () => {
   it('answers 503, rolls the transaction back, and a retry with the same Idempotency-Key creates exactly one record', async () => {
     const location = newLocation();

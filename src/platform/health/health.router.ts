@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
+import { databaseProbe } from '../db/database-probe';
 import { DomainError } from '../errors/domain-error';
 import type { Readiness } from '../lifecycle/readiness';
 import { SERVICE_VERSION } from '../service-version';
@@ -18,10 +19,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * Probes for an orchestrator or load balancer, without a token or a location:
  * liveness never touches the database (a database outage must not restart
- * every replica); readiness does, briefly, and fails while shutting down.
+ * every replica); readiness does, briefly, as of the probe (no cached answer:
+ * on a connection of its own, database-probe.ts), and fails while shutting down.
  */
 export function healthRouter(db: Knex, readiness: Readiness, databaseTimeoutMs: number): Router {
   const router = Router();
+  const probe = databaseProbe(db);
   router.get(LIVENESS_PATH, (_request, response) => {
     response.setHeader('Cache-Control', 'no-store');
     response.status(200).json({ status: 'UP', version: SERVICE_VERSION });
@@ -32,7 +35,7 @@ export function healthRouter(db: Knex, readiness: Readiness, databaseTimeoutMs: 
       throw new DomainError('SERVICE_UNAVAILABLE', { message: 'The service is shutting down.' });
     }
     try {
-      await withTimeout(db.raw('select 1'), databaseTimeoutMs);
+      await withTimeout(probe(databaseTimeoutMs), databaseTimeoutMs);
     } catch {
       throw new DomainError('SERVICE_UNAVAILABLE', {
         message: 'The database is not reachable.',
