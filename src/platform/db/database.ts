@@ -5,6 +5,7 @@ import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import type { Config } from '../config';
 import { createLogger, type Logger } from '../logger';
+import { trackConnections } from './abandoned-work';
 import { lockDataDir } from './data-dir-lock';
 import { migrationSource } from './migration-source';
 
@@ -143,9 +144,13 @@ export function databaseConfig(options: DatabaseOptions): Knex.Config & { migrat
  * process first (data-dir-lock.ts), and given back when Knex is destroyed.
  */
 export function openDatabase(options: DatabaseOptions): Database {
-  if (options.databaseUrl !== undefined || options.dataDir === undefined) {
-    return { knex: knexFactory(databaseConfig(options)), kind: options.databaseUrl !== undefined ? 'postgres' : 'pglite' };
+  if (options.databaseUrl !== undefined) {
+    const knex = knexFactory(databaseConfig(options));
+    // A request answered at its deadline, or a shutdown whose time is up, stops its work on the server (abandoned-work.ts).
+    trackConnections(knex);
+    return { knex, kind: 'postgres' };
   }
+  if (options.dataDir === undefined) return { knex: knexFactory(databaseConfig(options)), kind: 'pglite' };
   mkdirSync(options.dataDir, { recursive: true });
   const release = lockDataDir(options.dataDir);
   let knex: Knex;

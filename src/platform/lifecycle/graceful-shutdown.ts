@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { abandonAllWork } from '../db/abandoned-work';
 import type { Logger } from '../logger';
 import type { Readiness } from './readiness';
 
@@ -20,6 +21,23 @@ export interface ShutdownParts {
    * so it takes nothing new, and awaited (its work in flight) before the pool closes.
    */
   background?: Array<{ stop(): Promise<void> }>;
+}
+
+/** True once `work` settles, false if `ms` pass first. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, ms));
+  });
+  const done = work.then(
+    () => true as const,
+    () => true as const,
+  );
+  try {
+    return await Promise.race([done, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Resolves once every connection of a closed server has ended, or after `timeoutMs` with false. */
@@ -43,8 +61,11 @@ function connectionsEnded(server: Server, timeoutMs: number): Promise<boolean> {
  * 2. the listener keeps accepting and serving for `drainMs`, so requests the
  *    balancer sent before it noticed are answered rather than reset;
  * 3. the listener closes, idle connections close, in-flight requests finish
- *    (up to `timeoutMs`, then their sockets are closed), the pool closes,
- *    and the process exits 0 (1 if something hangs past every bound).
+ *    (up to `timeoutMs`, then their sockets are closed), background work
+ *    stops and the pool closes within what is left of `timeoutMs` (then the
+ *    database work still under way is canceled and its connections closed:
+ *    nobody waits for it, and a slow database must not hold the exit), and
+ *    the process exits 0 (1 only if something hangs past every bound).
  *
  * Node's own server.close() (which since Node 19 also ends idle kept-alive
  * connections) does the closing: a library that accepts new sockets during
@@ -66,6 +87,7 @@ export function stopGracefullyOnSignals(parts: ShutdownParts): void {
 
     await sleep(parts.drainMs);
     parts.logger.info('closing the listener');
+    const timeUp = Date.now() + parts.timeoutMs;
     const ended = connectionsEnded(parts.server, parts.timeoutMs);
     parts.server.closeIdleConnections();
     for (const other of parts.alsoClose ?? []) other.close();
@@ -73,8 +95,11 @@ export function stopGracefullyOnSignals(parts: ShutdownParts): void {
       parts.logger.warn('requests still in flight at the shutdown timeout; closing their connections');
       parts.server.closeAllConnections();
     }
-    await backgroundStopped;
-    await parts.db.destroy();
+    const closed = Promise.allSettled([backgroundStopped]).then(() => parts.db.destroy());
+    if (!(await within(closed, timeUp - Date.now()))) {
+      parts.logger.warn({ connections: abandonAllWork() }, 'database work still under way at the shutdown timeout; canceled');
+      await closed;
+    }
     parts.logger.info('shut down');
     process.exit(0);
   };
