@@ -37,5 +37,7 @@ module.exports = {
   // Every response is held to the OpenAPI document, and the last test checks
   // that every documented operation was exercised (test/support/contract/).
   setupFilesAfterEnv: ['<rootDir>/test/support/contract/contract-setup.ts'],
+  // The keyring secrets are sealed with, as server.ts sets it at start-up.
+  setupFiles: ['<rootDir>/test/support/secret-box-setup.ts'],
   testSequencer: '<rootDir>/test/support/contract/contract-sequencer.js',
 };

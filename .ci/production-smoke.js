@@ -28,6 +28,9 @@ async function main() {
     const { hashClientSecret } = require(path.join(copy, 'dist/src/auth/client-secret.js'));
     const keyFile = path.join(copy, 'signing-key.json');
     writeFileSync(keyFile, JSON.stringify(await newSigningJwk()), { mode: 0o600 });
+    const { withNewKey } = require(path.join(copy, 'dist/src/platform/secrets/secret-box.js'));
+    const keyringFile = path.join(copy, 'secrets-keyring.json');
+    writeFileSync(keyringFile, JSON.stringify(withNewKey()), { mode: 0o600 });
     const secret = 'smoke-test-secret-0123456789';
     const clients = [{ clientId: 'smoke-client', secretHash: await hashClientSecret(secret), scopes: ['spi.customers:write', 'spi.customers:read'], locations: ['*'] }];
 
@@ -38,6 +41,7 @@ async function main() {
         NODE_ENV: 'production',
         DATABASE_URL: databaseUrl,
         AUTH_SIGNING_KEY_FILE: keyFile,
+        SECRETS_ENCRYPTION_KEY_FILE: keyringFile,
         AUTH_CLIENTS: JSON.stringify(clients),
         // The only payment processor there is today; production refuses it unless told.
         ALLOW_SANDBOX_PROCESSOR: 'true',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { hashClientSecret } from '../src/auth/client-secret';
 import { SCOPES } from '../src/auth/scopes';
 import { newSigningJwk } from '../src/auth/signing-keys';
+import { withNewKey } from '../src/platform/secrets/secret-box';
 import { freePort, startServer, type RunningServer } from './processes';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -14,12 +15,15 @@ const CLIENT_SECRET = 'bench-client-secret-0123456789';
 /** The production set-up's secrets for one run: a fresh signing key and one API client with every scope. */
 export interface BenchCredentials {
   keyFile: string;
+  secretsKeyringFile: string;
   clients: string;
 }
 
 export async function benchCredentials(resultsDir: string): Promise<BenchCredentials> {
   const keyFile = path.join(resultsDir, 'bench-signing-key.json');
   writeFileSync(keyFile, JSON.stringify(await newSigningJwk()), { mode: 0o600 });
+  const secretsKeyringFile = path.join(resultsDir, 'bench-secrets-keyring.json');
+  writeFileSync(secretsKeyringFile, JSON.stringify(withNewKey()), { mode: 0o600 });
   const clients = [
     {
       clientId: CLIENT_ID,
@@ -28,7 +32,7 @@ export async function benchCredentials(resultsDir: string): Promise<BenchCredent
       locations: ['*'],
     },
   ];
-  return { keyFile, clients: JSON.stringify(clients) };
+  return { keyFile, secretsKeyringFile, clients: JSON.stringify(clients) };
 }
 
 export interface ServiceSettings {
@@ -79,6 +83,7 @@ export async function startService(settings: ServiceSettings): Promise<RunningSe
       CAPTURE_WINDOW_SECONDS: '86400',
       DATABASE_URL: settings.databaseUrl,
       AUTH_SIGNING_KEY_FILE: settings.credentials.keyFile,
+      SECRETS_ENCRYPTION_KEY_FILE: settings.credentials.secretsKeyringFile,
       AUTH_CLIENTS: settings.credentials.clients,
       TOKEN_ISSUER: ISSUER,
       TOKEN_AUDIENCE: AUDIENCE,

@@ -7,6 +7,8 @@ import { AggregatorRegistry, register as globalRegistry } from 'prom-client';
 import { createApp } from './app';
 import { assembleAuth, authSettingsFrom, loadAuthMaterial } from './auth/auth';
 import { loadConfig, type Config } from './platform/config';
+import { useSecretBox } from './platform/secrets/secret-box';
+import { loadSecretBox } from './platform/secrets/secrets-keyring';
 import { databaseOptionsFrom, migrationDatabaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
 import { createHttpServer } from './platform/http/http-server';
@@ -177,6 +179,8 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.NODE_ENV === 'development' && process.stdout.isTTY === true });
+  // Before a cluster forks: the workers then read the development keyring the primary made.
+  useSecretBox(loadSecretBox(config));
   if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) return runPrimary(config, logger);
   return runWorker(config, logger);
 }

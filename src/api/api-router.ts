@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { SESSION_SECRET_HEADER, type SessionGrantLookup } from '../auth/session-grant';
 import { idempotencyKeyOf, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import type { IdempotentCreates } from '../idempotency/idempotent-creates';
+import type { StoredReply } from '../idempotency/idempotency-keys.repository';
 import { runIdempotently } from '../idempotency/idempotent-request';
 import { readJsonBody } from '../platform/http/json-body';
 import { authOf, locationOf } from '../platform/http/request-context';
@@ -17,6 +18,12 @@ export interface ApiDependencies<Services> {
   creates: IdempotentCreates;
   /** Wired once, for every browser read that rests on a session secret. */
   sessionGrant: SessionGrantLookup;
+}
+
+/** A 2xx answer with its secret field set (null: the form kept for an Idempotency-Key); any other answer as it is. */
+function withSecret(reply: StoredReply, field: string, value: string | null): StoredReply {
+  if (reply.status >= 300 || typeof reply.body !== 'object' || reply.body === null) return reply;
+  return { ...reply, body: { ...(reply.body as Record<string, unknown>), [field]: value } };
 }
 
 function send(response: Response, reply: { status: number; body: unknown }): void {
@@ -61,9 +68,21 @@ function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDe
       send(response, await operation.handle(withDb(dependencies.db), dependencies.services));
       return;
     }
-    const outcome = await runIdempotently(dependencies.creates, request, key, (db) => operation.handle(withDb(db), dependencies.services));
-    if (outcome.kind === 'replayed') response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
-    send(response, outcome.reply);
+    const secret = operation.secretInAnswer;
+    const outcome = await runIdempotently(dependencies.creates, request, key, (db) => operation.handle(withDb(db), dependencies.services), {
+      ...(secret === undefined ? {} : { toStored: (reply) => withSecret(reply, secret.field, null) }),
+    });
+    if (outcome.kind === 'fresh') {
+      send(response, outcome.reply);
+      return;
+    }
+    response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    if (secret === undefined || outcome.reply.status >= 300) {
+      send(response, outcome.reply);
+      return;
+    }
+    const answer = outcome.reply.body as Record<string, unknown>;
+    send(response, withSecret(outcome.reply, secret.field, await secret.reread({ db: dependencies.db, location, answer }, dependencies.services)));
   };
 }
 

@@ -53,6 +53,18 @@ export interface OperationInput<Params, Query, Body> {
   body: Body;
 }
 
+/**
+ * A field of an idempotent operation's 2xx answer that holds a secret (a
+ * session secret, a signing secret): the answer kept for its
+ * Idempotency-Key is stored without it, and a replay reads it from the
+ * record again (the current one, should it have been rotated since).
+ */
+export interface SecretInAnswer<Services> {
+  field: string;
+  /** The secret as the record holds it now; throws the record's 404 when it is gone. */
+  reread(input: { db: Knex; location: string; answer: Record<string, unknown> }, services: Services): Promise<string>;
+}
+
 /** What describes an operation, whatever its input types. */
 interface OperationDescription {
   method: HttpMethod;
@@ -81,6 +93,8 @@ export interface OperationDeclaration<
   access: Access<Extract<keyof Parsed<P>, string>>;
   /** Takes an Idempotency-Key: the header, the replay header, the 409/422 answers and the claim come with it. */
   idempotent?: boolean;
+  /** With `idempotent`: the answer's field that holds a secret, never stored with the answer. */
+  secretInAnswer?: SecretInAnswer<Services>;
   params?: P;
   query?: Q;
   body?: BodyDeclaration<B>;
@@ -93,6 +107,7 @@ export interface OperationDeclaration<
 export interface Operation<Services> extends OperationDescription {
   access: Access;
   idempotent: boolean;
+  secretInAnswer?: SecretInAnswer<Services>;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: BodyDeclaration<z.ZodType>;
@@ -130,6 +145,9 @@ function checkDeclaration(declaration: Operation<unknown>): void {
   }
   if (declaration.idempotent && declaration.method !== 'post') {
     throw new Error(`${declaration.operationId}: only a POST takes an Idempotency-Key`);
+  }
+  if (declaration.secretInAnswer !== undefined && !declaration.idempotent) {
+    throw new Error(`${declaration.operationId}: secretInAnswer says how a stored answer leaves out its secret; only an idempotent operation stores one`);
   }
 }
 

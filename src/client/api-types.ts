@@ -617,7 +617,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description An endpoint of this location: it receives the location's events of the types it names. The answer is the only one that shows its `secret`. A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default, as Stripe allows): one more is a 409 (WEBHOOK_ENDPOINT_LIMIT_REACHED), however creates race. Deliveries follow the Standard Webhooks specification: a POST of the event (as `GET /v1/events/{id}` answers it) with `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` keyed with the secret). A 2xx within 10 s is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter), then failed. A 410 disables the endpoint at once; one failing every attempt for 5 days is disabled.
+         * @description An endpoint of this location: it receives the location's events of the types it names. The answer is the only one that shows its `secret`. A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default, as Stripe allows): one more is a 409 (WEBHOOK_ENDPOINT_LIMIT_REACHED), however creates race. The secret is kept encrypted and never stored with the answer to an Idempotency-Key: a replay reads the endpoint's current secret (the new one after a rotation; 404 once the endpoint is deleted). Deliveries follow the Standard Webhooks specification: a POST of the event (as `GET /v1/events/{id}` answers it) with `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` keyed with the secret). A 2xx within 10 s is delivered; anything else is retried on WEBHOOK_RETRY_SCHEDULE (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter), then failed. A 410 disables the endpoint at once; one failing every attempt for 5 days is disabled.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -7902,6 +7902,25 @@ export interface operations {
              *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
              */
             403: {
+                headers: {
+                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+                    RateLimit?: string;
+                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorMessage"];
+                };
+            };
+            /**
+             * @description The record does not exist for this location.
+             *
+             *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
+             */
+            404: {
                 headers: {
                     /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
                     RateLimit?: string;

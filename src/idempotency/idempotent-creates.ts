@@ -50,14 +50,15 @@ export class IdempotentCreates {
   }
 
   /**
-   * `attempt` answers the reply to store, or throws what must not be stored.
-   * It is given the transaction that also stores the reply, and must make
-   * every write in it.
+   * `attempt` answers the reply, or throws what must not be stored. It is
+   * given the transaction that also stores the reply (as `toStored` makes
+   * it), and must make every write in it.
    */
   async run(
     scope: IdempotencyScope,
     fingerprint: string,
     attempt: (db: Knex.Transaction) => Promise<StoredReply>,
+    toStored: (reply: StoredReply) => StoredReply = (reply) => reply,
   ): Promise<IdempotentOutcome> {
     const claimToken = randomUUID();
     const claim = () => claimIdempotencyKey(this.db, scope, { fingerprint, claimToken, ...this.settings });
@@ -74,7 +75,7 @@ export class IdempotentCreates {
     try {
       const reply = await this.db.transaction(async (trx) => {
         const made = await attempt(trx);
-        if (!(await completeIdempotencyKey(trx, scope, claimToken, made))) throw new DomainError('CONFLICT');
+        if (!(await completeIdempotencyKey(trx, scope, claimToken, toStored(made)))) throw new DomainError('CONFLICT');
         return made;
       });
       return { kind: 'fresh', reply };

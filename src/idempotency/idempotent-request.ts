@@ -29,15 +29,16 @@ async function storable(requestId: string, attempt: () => Promise<StoredReply>):
 /**
  * Runs a request that carries an Idempotency-Key (see IdempotentCreates) for
  * its caller and location: `attempt` is given the claim's transaction, in which
- * its answer is stored too.
+ * its answer is stored too (as `toStored` makes it: without a secret it holds).
  */
 export function runIdempotently(
   creates: IdempotentCreates,
   request: Request,
   key: string,
   attempt: (db: Knex.Transaction) => Promise<StoredReply>,
+  options: { toStored?: (reply: StoredReply) => StoredReply } = {},
 ): Promise<IdempotentOutcome> {
   const { issuer, clientId } = authOf(request);
   const scope = { issuer, clientId, locationId: locationOf(request), key };
-  return creates.run(scope, requestFingerprint(request), (db) => storable(request.requestId, () => attempt(db)));
+  return creates.run(scope, requestFingerprint(request), (db) => storable(request.requestId, () => attempt(db)), options.toStored);
 }

@@ -28,6 +28,11 @@ export const createPaymentIntent = operation({
   description: `Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its \`sessionSecret\` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); \`amount\` is what will be charged, tip included (\`amountDetails.tip\` is the part of it that is tip, as Stripe has it). \`currency\` must be one of the configured currencies (default ${DOCUMENTED_CURRENCIES.join(', ')}). A \`customerId\` must be a customer of this location.\n\n${paymentIntentLifecycle()}`,
   access: { scope: SCOPE.serverWrite },
   idempotent: true,
+  // Kept encrypted on the intent, never in the stored answer: a replay reads it from the intent.
+  secretInAnswer: {
+    field: 'sessionSecret',
+    reread: async ({ db, location, answer }, { paymentIntents }) => (await paymentIntents.get(db, location, String(answer.id))).sessionSecret,
+  },
   body: { schema: createPaymentIntentRequestSchema },
   responses: {
     201: { description: 'The new intent, in REQUIRES_PAYMENT_METHOD, with a new session secret.', schema: paymentIntentSchema },

@@ -3,6 +3,7 @@ import type { PaymentError } from '../payment-processor/payment-processor';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { recordEventCtes } from '../events/event-log';
 import { preparedStatement, runPrepared, textArrayLiteral, type PreparedStatement } from '../platform/db/prepared-statement';
+import { secretBox, secretContext } from '../platform/secrets/secret-box';
 import { UNPAID_STATUSES, type PaymentIntentStatus } from './payment-intent-status';
 
 export const CANCELLATION_REASONS = ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED', 'AUTOMATIC'] as const;
@@ -124,7 +125,7 @@ function toRecord(row: PaymentIntentRow): PaymentIntentRecord {
     standingInstructionType: row.standing_instruction_type,
     offSession: row.off_session,
     mandateId: row.mandate_id,
-    sessionSecret: row.session_secret,
+    sessionSecret: secretBox().open(row.session_secret, secretContext(TABLE, row.location_id, row.id)),
     paymentMethodId: row.payment_method_id,
     paymentAttempts: row.payment_attempts,
     latestPayment: row.latest_payment,
@@ -198,7 +199,7 @@ export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: N
     standing_instruction_type: intent.standingInstructionType,
     off_session: intent.offSession,
     mandate_id: intent.mandateId,
-    session_secret: intent.sessionSecret,
+    session_secret: secretBox().seal(intent.sessionSecret, secretContext(TABLE, intent.locationId, intent.id)),
   };
   // One statement: the row is written only when the customer (if any) exists at
   // this location, so a missing customer is not a foreign-key error to map.

@@ -118,6 +118,13 @@ const environmentSchema = z.object({
   AUTH_MAX_TOKEN_LIFETIME_SECONDS: positiveInt.default(86_400),
   /** A private JWK (ES256 or EdDSA, with `kid`) the tokens are signed with. */
   AUTH_SIGNING_KEY_FILE: z.string().min(1).optional(),
+  /**
+   * The keyring webhook signing secrets and session secrets are encrypted
+   * with at rest (AES-256-GCM): {"current": id, "keys": {id: base64}}, made by
+   * `npm run secrets:key:new`. Required in production; a development keyring
+   * under DATA_DIR otherwise.
+   */
+  SECRETS_ENCRYPTION_KEY_FILE: z.string().min(1).optional(),
   /** A JWKS of retired public keys: still published and accepted during a rotation. */
   AUTH_PREVIOUS_KEYS_FILE: z.string().min(1).optional(),
   /** The API clients, as a JSON array in a file or in the variable itself. */
@@ -275,6 +282,11 @@ function missingInProduction(env: Readonly<Record<string, string | undefined>>):
   const missing: string[] = [];
   if (env.AUTH_SIGNING_KEY_FILE === undefined) {
     missing.push('AUTH_SIGNING_KEY_FILE: NODE_ENV=production needs the private key tokens are signed with (make one with `npm run key:new -- --out FILE`)');
+  }
+  if (env.SECRETS_ENCRYPTION_KEY_FILE === undefined) {
+    missing.push(
+      'SECRETS_ENCRYPTION_KEY_FILE: NODE_ENV=production needs the keyring webhook and session secrets are encrypted with (make one with `npm run secrets:key:new -- --out FILE`)',
+    );
   }
   if (env.AUTH_CLIENTS_FILE === undefined && env.AUTH_CLIENTS === undefined) {
     missing.push('AUTH_CLIENTS_FILE: NODE_ENV=production needs the API clients, in AUTH_CLIENTS_FILE or AUTH_CLIENTS (add one with `npm run client:new`)');

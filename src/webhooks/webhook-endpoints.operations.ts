@@ -31,12 +31,17 @@ export const createWebhookEndpoint = operation({
   operationId: 'createWebhookEndpoint',
   tag,
   summary: 'Create a webhook endpoint',
-  description: `An endpoint of this location: it receives the location's events of the types it names. The answer is the only one that shows its \`secret\`. A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default, as Stripe allows): one more is a 409 (WEBHOOK_ENDPOINT_LIMIT_REACHED), however creates race. ${DELIVERY}`,
+  description: `An endpoint of this location: it receives the location's events of the types it names. The answer is the only one that shows its \`secret\`. A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default, as Stripe allows): one more is a 409 (WEBHOOK_ENDPOINT_LIMIT_REACHED), however creates race. The secret is kept encrypted and never stored with the answer to an Idempotency-Key: a replay reads the endpoint's current secret (the new one after a rotation; 404 once the endpoint is deleted). ${DELIVERY}`,
   access,
   idempotent: true,
+  // Kept encrypted on the endpoint, never in the stored answer: a replay reads the current secret (the new one after a rotation).
+  secretInAnswer: {
+    field: 'secret',
+    reread: async ({ db, location, answer }, { webhookEndpoints }) => (await webhookEndpoints.get(db, location, String(answer.id))).secret,
+  },
   body: { schema: createWebhookEndpointSchema },
   responses: { 201: { description: 'The endpoint, with its signing secret.', schema: webhookEndpointWithSecretSchema } },
-  errors: ['WEBHOOK_ENDPOINT_LIMIT_REACHED', 'CONFLICT'],
+  errors: ['WEBHOOK_ENDPOINT_LIMIT_REACHED', 'WEBHOOK_ENDPOINT_NOT_FOUND', 'CONFLICT'],
   handle: async ({ db, location, body }, { webhookEndpoints }) => {
     const endpoint = await webhookEndpoints.create(db, location, body);
     return { status: 201, body: { ...toWebhookEndpoint(endpoint), secret: endpoint.secret } };

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { EventType } from '../events/event-types';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
+import { secretBox, secretContext } from '../platform/secrets/secret-box';
 
 export type EndpointStatus = 'ENABLED' | 'DISABLED';
 export type DisabledReason = 'MANUAL' | 'GONE' | 'FAILING';
@@ -52,6 +53,7 @@ const ENDPOINT_COLUMNS = [
 ];
 
 export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
+  const context = secretContext('webhook_endpoints', row.location_id, row.id);
   return {
     locationId: row.location_id,
     id: row.id,
@@ -60,8 +62,8 @@ export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
     enabledEvents: row.enabled_events,
     status: row.status,
     disabledReason: row.disabled_reason,
-    secret: row.secret,
-    previousSecret: row.previous_secret,
+    secret: secretBox().open(row.secret, context),
+    previousSecret: row.previous_secret === null ? null : secretBox().open(row.previous_secret, context),
     previousSecretExpiresAt: row.previous_secret_expires_at,
     failingSince: row.failing_since,
     createdAt: row.created_at,
@@ -94,7 +96,7 @@ export async function insertEndpointWithin(
     endpoint.url,
     endpoint.description,
     JSON.stringify(endpoint.enabledEvents),
-    endpoint.secret,
+    secretBox().seal(endpoint.secret, secretContext('webhook_endpoints', endpoint.locationId, endpoint.id)),
     endpoint.locationId,
     max,
   ]);
@@ -159,7 +161,12 @@ export async function rotateEndpointSecret(
 ): Promise<WebhookEndpointRecord | undefined> {
   const [row] = (await db('webhook_endpoints')
     .where({ location_id: locationId, id })
-    .update({ previous_secret: db.ref('secret'), secret, previous_secret_expires_at: previousExpiresAt, updated_at: db.fn.now() })
+    .update({
+      previous_secret: db.ref('secret'),
+      secret: secretBox().seal(secret, secretContext('webhook_endpoints', locationId, id)),
+      previous_secret_expires_at: previousExpiresAt,
+      updated_at: db.fn.now(),
+    })
     .returning(ENDPOINT_COLUMNS)) as EndpointRow[];
   return row === undefined ? undefined : toEndpointRecord(row);
 }

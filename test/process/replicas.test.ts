@@ -2,6 +2,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { newSigningJwk } from '../../src/auth/signing-keys';
+import { withNewKey } from '../../src/platform/secrets/secret-box';
 import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
 import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
 
@@ -20,7 +21,9 @@ beforeAll(async () => {
   keyDirectory = mkdtempSync(path.join(os.tmpdir(), 'cpp-key-'));
   const keyFile = path.join(keyDirectory, 'signing-key.json');
   writeFileSync(keyFile, JSON.stringify(await newSigningJwk()), { mode: 0o600 });
-  const env = { DATABASE_URL: database.url, AUTH_SIGNING_KEY_FILE: keyFile };
+  const keyringFile = path.join(keyDirectory, 'secrets-keyring.json');
+  writeFileSync(keyringFile, JSON.stringify(withNewKey()), { mode: 0o600 });
+  const env = { DATABASE_URL: database.url, AUTH_SIGNING_KEY_FILE: keyFile, SECRETS_ENCRYPTION_KEY_FILE: keyringFile };
   // Both start (and migrate) at once: Knex's migration lock lets one run them.
   [first, second] = await Promise.all([startSourceService(env), startSourceService(env)]);
 }, 120_000);

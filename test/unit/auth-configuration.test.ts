@@ -17,6 +17,7 @@ const CHEAP = { N: 1024, r: 8, p: 1 };
 const PRODUCTION = {
   NODE_ENV: 'production',
   AUTH_SIGNING_KEY_FILE: '/run/secrets/signing-key.json',
+  SECRETS_ENCRYPTION_KEY_FILE: '/run/secrets/secrets-keyring.json',
   AUTH_CLIENTS: '[]',
   DATABASE_URL: 'postgres://service@db.internal:5432/payments',
   // The only processor there is today (README, Payment intents).
@@ -122,8 +123,10 @@ describe('production settings', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toMatch(/^Invalid configuration \(5 problems\):/);
-    for (const name of ['PORT', 'AUTH_SIGNING_KEY_FILE', 'AUTH_CLIENTS_FILE', 'PAYMENT_PROCESSOR', 'DATABASE_URL']) expect(message).toContain(`\n- ${name}: `);
+    expect(message).toMatch(/^Invalid configuration \(6 problems\):/);
+    for (const name of ['PORT', 'AUTH_SIGNING_KEY_FILE', 'SECRETS_ENCRYPTION_KEY_FILE', 'AUTH_CLIENTS_FILE', 'PAYMENT_PROCESSOR', 'DATABASE_URL']) {
+      expect(message).toContain(`\n- ${name}: `);
+    }
   });
 
   it('refuses the embedded database unless ALLOW_EMBEDDED_DATABASE=true', () => {

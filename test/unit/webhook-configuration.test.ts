@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/platform/config';
 const PRODUCTION = {
   NODE_ENV: 'production',
   AUTH_SIGNING_KEY_FILE: '/run/secrets/signing-key.json',
+  SECRETS_ENCRYPTION_KEY_FILE: '/run/secrets/secrets-keyring.json',
   AUTH_CLIENTS: '[]',
   DATABASE_URL: 'postgres://service@db.internal:5432/payments',
   // The only processor there is today (README, Payment intents).

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { secretBox, secretContext } from '../../../src/platform/secrets/secret-box';
 import { newLocation } from '../../factories/locations';
 import { startTestApp, type TestApp } from '../../support/test-app';
 
@@ -62,7 +63,9 @@ describe('webhook endpoints', () => {
     expect(rotated.body.secret).toMatch(SECRET);
     expect(rotated.body.secret).not.toBe(made.body.secret);
     const row = await testApp.db.knex('webhook_endpoints').where({ location_id: location, id: made.body.id }).first();
-    expect(row.previous_secret).toBe(made.body.secret);
+    // Kept encrypted (issue 36, item 8), under the same record's binding.
+    expect(row.previous_secret).not.toContain(made.body.secret);
+    expect(secretBox().open(row.previous_secret, secretContext('webhook_endpoints', location, made.body.id))).toBe(made.body.secret);
     const hours = (new Date(row.previous_secret_expires_at).getTime() - Date.now()) / 3_600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { newSigningJwk } from '../../../src/auth/signing-keys';
+import { withNewKey } from '../../../src/platform/secrets/secret-box';
 import { freshPostgresDatabase, type FreshDatabase } from './fresh-postgres-database';
 import { startSourceService, type RunningService } from './service-process';
 
@@ -24,11 +25,14 @@ export async function servicesOnFreshDatabase(env: Record<string, string>): Prom
   const keyDirectory = mkdtempSync(path.join(os.tmpdir(), 'cpp-key-'));
   const keyFile = path.join(keyDirectory, 'signing-key.json');
   writeFileSync(keyFile, JSON.stringify(await newSigningJwk()), { mode: 0o600 });
+  // One keyring too: a secret one replica seals, another opens.
+  const keyringFile = path.join(keyDirectory, 'secrets-keyring.json');
+  writeFileSync(keyringFile, JSON.stringify(withNewKey()), { mode: 0o600 });
   const running: RunningService[] = [];
   return {
     database,
     async start(extraEnv = {}) {
-      const service = await startSourceService({ DATABASE_URL: database.url, AUTH_SIGNING_KEY_FILE: keyFile, ...env, ...extraEnv });
+      const service = await startSourceService({ DATABASE_URL: database.url, AUTH_SIGNING_KEY_FILE: keyFile, SECRETS_ENCRYPTION_KEY_FILE: keyringFile, ...env, ...extraEnv });
       running.push(service);
       return service;
     },

@@ -1,0 +1,30 @@
+import 'dotenv/config';
+import { loadConfig } from '../config';
+import { databaseOptionsFrom, openDatabase } from '../db/database';
+import { createLogger } from '../logger';
+import { resealSecrets } from './reseal-secrets';
+import { loadSecretBox } from './secrets-keyring';
+
+/**
+ * `npm run secrets:rotate`: re-seals every stored secret under the current
+ * key of SECRETS_ENCRYPTION_KEY_FILE (and seals any stored in clear), while
+ * the service keeps running. Run it after every replica has the keyring
+ * with the new key current (docs: secrets at rest).
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  const box = loadSecretBox(config);
+  const { knex } = openDatabase(databaseOptionsFrom(config, logger));
+  try {
+    const counts = await resealSecrets(knex, box);
+    logger.info({ currentKey: box.currentKeyId, resealed: counts }, 'secrets re-sealed under the current key');
+  } finally {
+    await knex.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+});
