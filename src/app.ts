@@ -123,7 +123,7 @@ export function createApp({
   const creates = new IdempotentCreates(db, settings.idempotency);
   const document = buildOpenApiDocument();
   // The browser-side operations, which a page calls with a session secret.
-  const browserPaths = API_OPERATIONS.filter(({ access }) => access.sessionSecret !== undefined).map(({ path }) => expressRoute(path));
+  const browserOperations = API_OPERATIONS.filter(({ access }) => access.sessionSecret !== undefined);
 
   // Every request, as one router layer (in-order.ts): id, access log, load
   // shedding, deadline, timing, security headers, repeated-header check.
@@ -140,7 +140,7 @@ export function createApp({
   );
 
   // Before authentication: a browser's preflight carries no token.
-  app.use(browserPaths, browserCors(settings.corsAllowedOrigins, [SESSION_SECRET_HEADER]));
+  app.use(browserCors(settings.corsAllowedOrigins, [SESSION_SECRET_HEADER], browserOperations));
   // The API first, so that its requests (nearly all of them) do not walk the
   // routers below. Who is asking comes first (401), then for which location
   // (400), then whether the token may act there (403); each operation checks

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
 import type { Scope } from '../auth/scopes';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
-import { SESSION_SECRET_HEADER, SESSION_SECRET_PATTERN } from '../auth/session-grant';
+import { SESSION_SECRET_HEADER, SESSION_SECRET_MAX_LENGTH, SESSION_SECRET_PATTERN } from '../auth/session-grant';
 import type { ErrorCode } from '../platform/errors/error-catalog';
 import { LOCATION_HEADER } from '../platform/http/location-header';
 import { ANSWER_HEADERS, jsonResponse } from '../platform/document-parts/response-parts';
@@ -88,6 +88,7 @@ export const RATE_LIMIT_HEADERS = z.object({
 export const locationAndSessionSecretHeaders = locationHeaders.extend({
   [SESSION_SECRET_HEADER]: z
     .string()
+    .max(SESSION_SECRET_MAX_LENGTH)
     .regex(SESSION_SECRET_PATTERN)
     .optional()
     .meta({

@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { TOKEN_TTL_SECONDS_RANGE } from '../platform/config';
+import { int32 } from '../platform/validation/int32';
 
-const expiresInSchema = z
-  .int()
-  .min(TOKEN_TTL_SECONDS_RANGE.min)
-  .max(TOKEN_TTL_SECONDS_RANGE.max)
-  .meta({ description: 'Seconds until the access token expires (TOKEN_TTL_SECONDS).' });
+const expiresInSchema = int32(TOKEN_TTL_SECONDS_RANGE.min, TOKEN_TTL_SECONDS_RANGE.max).meta({ description: 'Seconds until the access token expires (TOKEN_TTL_SECONDS).' });
 
 /** The spec's token call, as Toast-style integrations send it (JSON). */
 export const loginRequestSchema = z
@@ -70,6 +67,9 @@ export const clientCredentialsFormSchema = z
   })
   .meta({ id: 'ClientCredentialsTokenRequest' });
 
+/** The signing key and the retired ones still published (AUTH_PREVIOUS_KEYS_FILE holds at most one less). */
+export const MAX_PUBLISHED_KEYS = 20;
+
 /** The JSON Web Key Set this service's tokens verify with. */
 export const jwksResponseSchema = z
   .strictObject({
@@ -83,6 +83,6 @@ export const jwksResponseSchema = z
         alg: z.enum(['ES256', 'EdDSA']),
         use: z.literal('sig'),
       }),
-    ),
+    ).max(MAX_PUBLISHED_KEYS),
   })
   .meta({ id: 'JsonWebKeySet' });

@@ -8,7 +8,9 @@
 export const SESSION_SECRET_HEADER = 'Platform-Session-Secret';
 
 /** `PI_<intent id>_SECRET_<random, base64url>`: the intent id lets a check find its intent without a scan. */
-export const SESSION_SECRET_PATTERN = /^PI_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_SECRET_[A-Za-z0-9_-]{22,}$/;
+export const SESSION_SECRET_PATTERN = /^PI_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_SECRET_[A-Za-z0-9_-]{22,64}$/;
+/** The longest string SESSION_SECRET_PATTERN matches: `PI_`, a UUID, `_SECRET_` and 64 characters. */
+export const SESSION_SECRET_MAX_LENGTH = 3 + 36 + 8 + 64;
 
 export interface SessionGrant {
   intentId: string;

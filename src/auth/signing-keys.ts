@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { MAX_PUBLISHED_KEYS } from './login.schemas';
 import path from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import { z } from 'zod';
@@ -51,6 +52,9 @@ export async function signingKeysFromJwk(privateJwk: unknown, previous: unknown[
   }
   const alg = algorithmOf(parsed.data);
   const privateKey = (await importJWK(parsed.data as JWK, alg)) as CryptoKey;
+  if (previous.length >= MAX_PUBLISHED_KEYS) {
+    throw new ConfigError(`AUTH_PREVIOUS_KEYS_FILE holds ${previous.length} keys; at most ${MAX_PUBLISHED_KEYS - 1} are published beside the signing key: drop those whose tokens have expired`);
+  }
   const retired = previous.map((jwk, index) => {
     const result = publicJwkSchema.safeParse(jwk);
     if (!result.success) throw new ConfigError(`AUTH_PREVIOUS_KEYS_FILE key ${index}: ${result.error.issues[0]?.message}`);

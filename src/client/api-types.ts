@@ -1014,7 +1014,10 @@ export interface components {
          *     }
          */
         CapturePaymentIntentRequest: {
-            /** @description At most the authorized amount; the whole of it when left out. */
+            /**
+             * Format: int32
+             * @description At most the authorized amount; the whole of it when left out.
+             */
             amountToCapture?: number;
         };
         Card: {
@@ -1069,10 +1072,16 @@ export interface components {
          *     }
          */
         CreatePaymentIntentRequest: {
-            /** @description Amount in minor units of the currency (cents for USD). */
+            /**
+             * Format: int32
+             * @description Amount in minor units of the currency (cents for USD).
+             */
             amount: number;
             amountDetails?: {
-                /** @description The part of `amount` that is tip, in minor units of the currency. */
+                /**
+                 * Format: int32
+                 * @description The part of `amount` that is tip, in minor units of the currency.
+                 */
                 tip: number;
             };
             /**
@@ -1464,7 +1473,7 @@ export interface components {
             code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
-            /** @description Nested errors: one entry per field at fault, when several are. */
+            /** @description Nested errors: one entry per field at fault, when several are (the first 100). */
             errors?: components["schemas"]["NestedErrorMessage"][];
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
             fieldName?: string;
@@ -1624,7 +1633,10 @@ export interface components {
             status: "SUCCESS";
             token: {
                 accessToken: string;
-                /** @description Seconds until the access token expires (TOKEN_TTL_SECONDS). */
+                /**
+                 * Format: int32
+                 * @description Seconds until the access token expires (TOKEN_TTL_SECONDS).
+                 */
                 expiresIn: number;
                 idToken: null;
                 /** @description No refresh tokens: log in again when the token expires. */
@@ -1672,7 +1684,10 @@ export interface components {
         };
         OAuthTokenResponse: {
             access_token: string;
-            /** @description Seconds until the access token expires (TOKEN_TTL_SECONDS). */
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires (TOKEN_TTL_SECONDS).
+             */
             expires_in: number;
             /** @description The granted scopes, space-separated. */
             scope: string;
@@ -1680,7 +1695,10 @@ export interface components {
             token_type: "Bearer";
         };
         Payment: {
-            /** @description Authorized, then what was captured, in minor units. */
+            /**
+             * Format: int32
+             * @description Authorized, then what was captured, in minor units.
+             */
             amount: number;
             card: {
                 brand: string;
@@ -1733,10 +1751,16 @@ export interface components {
          *     }
          */
         PaymentIntent: {
-            /** @description Amount in minor units of the currency (cents for USD). */
+            /**
+             * Format: int32
+             * @description Amount in minor units of the currency (cents for USD).
+             */
             amount: number;
             amountDetails: {
-                /** @description The part of `amount` that is tip, in minor units of the currency. */
+                /**
+                 * Format: int32
+                 * @description The part of `amount` that is tip, in minor units of the currency.
+                 */
                 tip: number;
             };
             /** @description AUTOMATIC: voided by the service when the capture window ended. */
@@ -1825,10 +1849,16 @@ export interface components {
         };
         /** @description A payment intent as the API answers it, without its session secret. */
         PaymentIntentInEvent: {
-            /** @description Amount in minor units of the currency (cents for USD). */
+            /**
+             * Format: int32
+             * @description Amount in minor units of the currency (cents for USD).
+             */
             amount: number;
             amountDetails: {
-                /** @description The part of `amount` that is tip, in minor units of the currency. */
+                /**
+                 * Format: int32
+                 * @description The part of `amount` that is tip, in minor units of the currency.
+                 */
                 tip: number;
             };
             /** @description AUTOMATIC: voided by the service when the capture window ended. */
@@ -2241,10 +2271,16 @@ export interface components {
          *     }
          */
         UpdatePaymentIntentRequest: {
-            /** @description Amount in minor units of the currency (cents for USD). */
+            /**
+             * Format: int32
+             * @description Amount in minor units of the currency (cents for USD).
+             */
             amount?: number;
             amountDetails?: {
-                /** @description The part of `amount` that is tip, in minor units of the currency. */
+                /**
+                 * Format: int32
+                 * @description The part of `amount` that is tip, in minor units of the currency.
+                 */
                 tip: number;
             };
             /** @description A customer of this location; `null` clears it. Another customer detaches an attached card (back to REQUIRES_PAYMENT_METHOD) unless `paymentMethodId` names one of the new customer's. */
@@ -3780,7 +3816,7 @@ export interface operations {
                 /** @description The last event of the previous page (its `id`): this page continues after it, newest first. */
                 startingAfter?: string;
                 /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-                type?: string;
+                type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*";
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
@@ -5512,7 +5548,7 @@ export interface operations {
                 /** @description The last event of the previous page (its `id`): this page continues after it, newest first. */
                 startingAfter?: string;
                 /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-                type?: string;
+                type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*";
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */

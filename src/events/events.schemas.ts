@@ -7,12 +7,12 @@ import { EVENT_TYPES, resourceOf } from './event-types';
 
 const EVENT_RESOURCES = [...new Set(EVENT_TYPES.map(resourceOf))];
 
-/** `type`: one type exactly, or every type of a resource as `resource.*`. */
-const typeFilter = z
-  .string()
-  .refine((value) => (EVENT_TYPES as readonly string[]).includes(value) || EVENT_RESOURCES.some((resource) => value === `${resource}.*`), {
-    message: `Must be an event type, or a resource's types as ${EVENT_RESOURCES.map((resource) => `${resource}.*`).join(', ')}.`,
-  });
+const RESOURCE_WILDCARDS = EVENT_RESOURCES.map((resource) => `${resource}.*` as const);
+
+/** `type`: one type exactly, or every type of a resource as `resource.*`; the document lists them all. */
+const typeFilter = z.enum([...EVENT_TYPES, ...RESOURCE_WILDCARDS], {
+  message: `Must be an event type, or a resource's types as ${RESOURCE_WILDCARDS.join(', ')}.`,
+});
 
 /** The page and filters both event lists take. */
 const eventsQuery = {
@@ -74,7 +74,7 @@ export type EventResponse = z.infer<typeof eventSchema>;
 export const eventListSchema = z
   .strictObject({
     results: int32(0, 100).meta({ description: 'Number of events in `events`.' }),
-    events: z.array(eventSchema).meta({ description: 'Newest first.' }),
+    events: z.array(eventSchema).max(100).meta({ description: 'Newest first.' }),
     hasMore: z.boolean().meta({ description: 'Whether older events match: ask again with `startingAfter` the last id of this page.' }),
   })
   .meta({ id: 'EventList', example: { results: 1, events: [EVENT_EXAMPLE], hasMore: false } });

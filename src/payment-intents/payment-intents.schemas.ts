@@ -10,8 +10,8 @@ export const STANDING_INSTRUCTION_TYPES = ['INSTALLMENT', 'RECURRING', 'UNSCHEDU
 export const MAX_AMOUNT = 99_999_999;
 
 /** Minor units (cents for USD), from 1 up to 999,999.99 in a two-decimal currency; the spec types them `integer`. */
-const amountSchema = z.int().min(1).max(MAX_AMOUNT);
-const tipSchema = z.int().min(0).max(MAX_AMOUNT).meta({ description: 'The part of `amount` that is tip, in minor units of the currency.' });
+const amountSchema = int32(1, MAX_AMOUNT);
+const tipSchema = int32(0, MAX_AMOUNT).meta({ description: 'The part of `amount` that is tip, in minor units of the currency.' });
 
 /** Stripe's rule: the tip is a part of the amount, never more than it. */
 export const TIP_EXCEEDS_AMOUNT = 'Must not exceed amount: the tip is a part of it.';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../events/event-types';
+import { WEBHOOK_MAX_ENDPOINTS_PER_LOCATION_BOUND } from '../platform/config';
 import { int32 } from '../platform/validation/int32';
-import { pageQuery } from '../platform/validation/page-query';
+import { pageLimit, pageQuery } from '../platform/validation/page-query';
 import { safeText, uuidValue } from '../platform/validation/text.schemas';
 import type { WebhookAttemptRecord, WebhookEndpointRecord } from './webhook-endpoints.repository';
 
@@ -92,7 +93,7 @@ const endpointFields = {
   id: z.uuid(),
   url: z.string(),
   description: z.string().nullable(),
-  enabledEvents: z.array(z.enum(SUBSCRIBABLE)),
+  enabledEvents: z.array(z.enum(SUBSCRIBABLE)).max(SUBSCRIBABLE.length),
   status: z.enum(ENDPOINT_STATUSES),
   disabledReason: z.enum(DISABLED_REASONS).nullable().meta({ description: 'Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS).' }),
   createdAt: z.string(),
@@ -124,7 +125,7 @@ export const webhookEndpointListSchema = z
   .meta({ id: 'WebhookEndpointList', example: { results: 1, webhookEndpoints: [ENDPOINT_EXAMPLE], hasMore: false } });
 
 export const attemptsQuerySchema = z.object({
-  limit: z.coerce.number().pipe(int32(1, 100)).default(10).meta({ description: 'Attempts per page, 1 to 100.', example: 10 }),
+  limit: pageLimit('Attempts'),
   startingAfter: uuidValue.optional().meta({ description: 'The last attempt of the previous page (its `id`).', example: '019ab3c7-2c3d-7e4f-9051-627384950617' }),
   outcome: z.enum(ATTEMPT_OUTCOMES).optional().meta({ description: 'Only the attempts with this outcome.', example: 'FAILED' }),
 });
@@ -162,6 +163,7 @@ export const attemptListSchema = z
           })
           .meta({ id: 'WebhookDeliveryAttempt' }),
       )
+      .max(100)
       .meta({ description: 'Each attempt, newest first.' }),
     hasMore: z.boolean(),
   })
@@ -176,7 +178,7 @@ export const redeliverSchema = z
 export const redeliveryListSchema = z
   .strictObject({
     results: int32(0, 1000),
-    deliveries: z.array(z.strictObject({ id: z.uuid(), endpointId: z.uuid(), eventId: z.uuid() })).meta({
+    deliveries: z.array(z.strictObject({ id: z.uuid(), endpointId: z.uuid(), eventId: z.uuid() })).max(WEBHOOK_MAX_ENDPOINTS_PER_LOCATION_BOUND).meta({
       description: 'The deliveries queued: each is attempted shortly, and retried on the usual schedule.',
     }),
   })

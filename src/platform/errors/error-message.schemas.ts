@@ -3,6 +3,9 @@ import { int32 } from '../validation/int32';
 import { ERROR_CATALOG, type ErrorCode } from './error-catalog';
 import { ERROR_DOCS_PATH } from './error-docs';
 
+/** The most nested errors an ErrorMessage lists (a body with hundreds of unknown fields says the first hundred). */
+export const MAX_NESTED_ERRORS = 100;
+
 const CATALOG_ENTRIES = Object.entries(ERROR_CATALOG) as Array<[ErrorCode, (typeof ERROR_CATALOG)[ErrorCode]]>;
 
 /** The catalog as a Markdown table, for the document's readers. */
@@ -59,7 +62,11 @@ const nestedErrorSchema = z
 export const errorMessageSchema = z
   .strictObject({
     ...errorMessageFields,
-    errors: z.array(nestedErrorSchema).optional().meta({ description: 'Nested errors: one entry per field at fault, when several are.' }),
+    errors: z
+      .array(nestedErrorSchema)
+      .max(MAX_NESTED_ERRORS)
+      .optional()
+      .meta({ description: `Nested errors: one entry per field at fault, when several are (the first ${MAX_NESTED_ERRORS}).` }),
   })
   .meta({
     id: 'ErrorMessage',

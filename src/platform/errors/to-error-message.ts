@@ -1,7 +1,7 @@
 import { ERROR_CATALOG, type ErrorCode } from './error-catalog';
 import type { FieldProblem } from './domain-error';
 import { errorDocsLink } from './error-docs';
-import type { ErrorMessage } from './error-message.schemas';
+import { MAX_NESTED_ERRORS, type ErrorMessage } from './error-message.schemas';
 
 /** Builds the spec's ErrorMessage for a catalogued condition. */
 export function toErrorMessage(
@@ -27,7 +27,7 @@ export function toErrorMessage(
     requestId,
     ...(problems.length > 1
       ? {
-          errors: problems.map((problem) => ({
+          errors: problems.slice(0, MAX_NESTED_ERRORS).map((problem) => ({
             status: entry.status,
             code: entry.code,
             message: problem.message,

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { instant } from './instant';
-import { int32 } from './int32';
 import { uuidValue } from './text.schemas';
+
+/** A page's size, 1 to 100 (10 when left out): an integer in the document as in the service. */
+export function pageLimit(items: string) {
+  return z.coerce.number().int().min(1).max(100).default(10).meta({ format: 'int32', description: `${items} per page, 1 to 100.`, example: 10 });
+}
 
 /**
  * The query of a cursor-paged list, as every list of the API takes it:
@@ -12,11 +16,7 @@ import { uuidValue } from './text.schemas';
 export function pageQuery(names: { items: string; item: string }, order: 'oldest first' | 'newest first', example: string) {
   const { items, item } = names;
   return {
-    limit: z.coerce
-      .number()
-      .pipe(int32(1, 100))
-      .default(10)
-      .meta({ description: `${items} per page, 1 to 100.`, example: 10 }),
+    limit: pageLimit(items),
     startingAfter: uuidValue.optional().meta({
       description: `The last ${item} of the previous page (its \`id\`): this page continues after it, ${order}.`,
       example,
