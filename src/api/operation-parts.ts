@@ -31,6 +31,9 @@ export const locationHeaderSchema = z
   .string()
   .min(1)
   .max(255)
+  // No control characters, as the location middleware checks (its Unicode rules are in the description).
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  .regex(/^[^\u0000-\u001f\u007f]+$/)
   .meta({
     description:
       'The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400).',
@@ -45,6 +48,7 @@ export const creatingOperationHeaders = locationHeaders.extend({
   [IDEMPOTENCY_KEY_HEADER]: z
     .string()
     .regex(IDEMPOTENCY_KEY_PATTERN)
+    .max(255)
     .optional()
     .meta({
       description:

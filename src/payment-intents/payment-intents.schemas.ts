@@ -27,7 +27,7 @@ const TIP_CHECK = { message: TIP_EXCEEDS_AMOUNT, path: ['amountDetails', 'tip'],
 export const createPaymentIntentRequestSchema = z
   .strictObject({
     amount: amountSchema.meta({ description: 'Amount in minor units of the currency (cents for USD).' }),
-    currency: z.string().regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.' }),
+    currency: z.string().regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.', abort: true }).length(3),
     externalReferenceId: identifierText({ min: 1, max: 255, description: "The caller's reference, e.g. its order's id." }),
     customerId: uuidValue.optional().meta({ description: 'A customer of this location.' }),
     captureMethod: z.enum(CAPTURE_METHODS).default('MANUAL'),

@@ -5,18 +5,22 @@ import { identifierText, safeText, uuidValue } from '../platform/validation/text
 import { CARD_TYPES, cardTypeOf } from './card-brand';
 import type { PaymentMethodRecord } from './payment-methods.repository';
 
+const lastFour = z.string().regex(/^\d{4}$/, { message: 'Must be four digits.', abort: true }).length(4);
+
 /** How many years ahead an expiry may be; a later one is a typing mistake, not a card. */
 const MAX_EXPIRY_YEARS_AHEAD = 50;
 
 const month = z
   .string()
-  .regex(/^(0?[1-9]|1[0-2])$/, { message: 'Must be a month from 01 to 12.' })
+  .regex(/^(0?[1-9]|1[0-2])$/, { message: 'Must be a month from 01 to 12.', abort: true })
+  .max(2)
   .transform((value) => value.padStart(2, '0'));
 
 // A two-digit year is read as 20YY, the way cards print it.
 const year = z
   .string()
-  .regex(/^(\d{2}|\d{4})$/, { message: 'Must be a year of four (or two) digits.' })
+  .regex(/^(\d{2}|\d{4})$/, { message: 'Must be a year of four (or two) digits.', abort: true })
+  .max(4)
   .transform((value) => (value.length === 2 ? `20${value}` : value));
 
 const expiry = z
@@ -46,7 +50,7 @@ export const createPaymentMethodRequestSchema = z
     type: z.literal('CARD').meta({ description: 'Type of saved payment method. Only CARD exists.' }),
     card: z.strictObject({
       type: safeText({ min: 1, max: 50 }).meta({ description: 'Card brand as the vault names it, e.g. VISA.' }),
-      lastFour: z.string().regex(/^\d{4}$/, { message: 'Must be four digits.' }),
+      lastFour: lastFour,
       expiry,
     }),
     fingerprint: identifierText({
@@ -88,7 +92,7 @@ export const updatePaymentMethodRequestSchema = z
     card: z
       .strictObject({
         type: safeText({ min: 1, max: 50 }).optional().meta({ description: "The card's brand, as saved; another brand is refused." }),
-        lastFour: z.string().regex(/^\d{4}$/, { message: 'Must be four digits.' }).optional(),
+        lastFour: lastFour.optional(),
         expiry: expiry.optional(),
       })
       .optional(),

@@ -23,7 +23,7 @@ const errorKeys = CATALOG_ENTRIES.map(([key]) => key);
 const errorMessageFields = {
   status: int32(400, 599).meta({ description: 'HTTP status of the response.' }),
   code: z.literal(errorCodes as [number, ...number[]]).meta({
-    override: { type: 'integer', format: 'int32' },
+    override: { type: 'integer', format: 'int32', minimum: Math.min(...errorCodes), maximum: Math.max(...errorCodes) },
     description: `Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused.\n\n${catalogTable()}`,
   }),
   message: z.string().meta({ description: 'Description of the error, for a developer; never carries a submitted value.' }),

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 
 // C0 controls and DEL. NUL in particular would make PostgreSQL fail the query.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const CONTROL = '\\u0000-\\u001f\\u007f';
 // The same, but allowing tab, line feed and carriage return in free text.
-// eslint-disable-next-line no-control-regex -- as above
-const CONTROL_CHARACTERS_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL_EXCEPT_WHITESPACE = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f';
+const CONTROL_CHARACTERS = new RegExp(`[${CONTROL}]`);
 
 /**
  * A string the service will store: well-formed Unicode (no lone surrogates,
@@ -13,13 +12,17 @@ const CONTROL_CHARACTERS_EXCEPT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\
  * characters, at most `max` characters.
  */
 export function safeText(options: { min?: number; max: number; allowLineBreaks?: boolean }) {
-  const forbidden = options.allowLineBreaks ? CONTROL_CHARACTERS_EXCEPT_WHITESPACE : CONTROL_CHARACTERS;
+  const forbidden = options.allowLineBreaks ? CONTROL_EXCEPT_WHITESPACE : CONTROL;
+  // A pattern, not a refinement: the document then says it too.
+  return wellFormedText(options).regex(new RegExp(`^[^${forbidden}]*$`), { message: 'Must not contain control characters.' });
+}
+
+function wellFormedText(options: { min?: number; max: number }) {
   return z
     .string()
     .min(options.min ?? 0)
     .max(options.max)
-    .refine((value) => value.isWellFormed(), { message: 'Must be well-formed Unicode text.', abort: true })
-    .refine((value) => !forbidden.test(value), { message: 'Must not contain control characters.' });
+    .refine((value) => value.isWellFormed(), { message: 'Must be well-formed Unicode text.', abort: true });
 }
 
 /**
@@ -40,9 +43,10 @@ export function hasFormatCharacters(value: string): boolean {
  * characters, so that two names that look the same are the same.
  */
 export function identifierText(options: { min?: number; max: number; description: string }) {
-  return safeText(options)
-    .refine((value) => !hasFormatCharacters(value), {
-      message: 'Must not contain invisible format or bidirectional control characters (Unicode category Cf).',
+  // One pattern for both rules, so the document states it as one.
+  return wellFormedText(options)
+    .regex(new RegExp(`^[^${CONTROL}\\p{Cf}]*$`, 'u'), {
+      message: 'Must not contain control characters, nor invisible format or bidirectional control characters (Unicode category Cf).',
     })
     .transform((value) => value.normalize('NFC'))
     .meta({ description: `${options.description} ${IDENTIFIER_RULE}` });
@@ -54,7 +58,8 @@ const IDENTIFIER_RULE = 'Read in Unicode NFC (composed and decomposed forms name
 /** A UUID path or body value. Upper case is accepted and read as the same UUID. */
 export const uuidValue = z
   .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, { message: 'Must be a UUID.' })
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, { message: 'Must be a UUID.', abort: true })
+  .length(36)
   .transform((value) => value.toLowerCase())
   .meta({ format: 'uuid' });
 
