@@ -84,7 +84,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         [OAUTH2_SCHEME]: {
           type: 'oauth2',
           description:
-            'OAuth 2.0 client credentials. Each operation lists the scopes any one of which lets a token call it. The access token is a JWT following RFC 8725 (JWT Best Current Practices): signed ES256 or EdDSA only (never `none` or HMAC), `iss`, `aud`, `exp` and `iat` required and checked, at most AUTH_MAX_TOKEN_LIFETIME_SECONDS long-lived; no refresh token (client credentials ask again).',
+            'OAuth 2.0 client credentials. Each operation lists the scopes any one of which lets a token call it. The access token is a JWT following RFC8725 (JWT Best Current Practices): signed ES256 or EdDSA only (never `none` or HMAC), `iss`, `aud`, `exp` and `iat` required and checked, at most AUTH_MAX_TOKEN_LIFETIME_SECONDS long-lived; no refresh token (client credentials ask again).',
           flows: { clientCredentials: { tokenUrl: LOGIN_PATH, scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_MEANINGS[scope]])) } },
         },
         [BEARER_SCHEME]: {
@@ -92,7 +92,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            'An access token from the token endpoint, pasted in; it needs the scopes the operation lists. A JWT following RFC 8725 (JWT Best Current Practices): signed ES256 or EdDSA only, `iss`, `aud`, `exp` and `iat` checked, short-lived (TOKEN_TTL_SECONDS).',
+            'An access token from the token endpoint, pasted in; it needs the scopes the operation lists. A JWT following RFC8725 (JWT Best Current Practices): signed ES256 or EdDSA only, `iss`, `aud`, `exp` and `iat` checked, short-lived (TOKEN_TTL_SECONDS).',
         },
       },
     },

@@ -109,7 +109,8 @@ export type UpdatePaymentMethodInput = z.output<typeof updatePaymentMethodReques
 export const listPaymentMethodsQuerySchema = z.object({
   expiringBefore: z
     .string()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'Must be a month as YYYY-MM.' })
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: 'Must be a month as YYYY-MM.', abort: true })
+    .length(7)
     .optional()
     .meta({ description: 'Only the cards whose expiry month is before this month (YYYY-MM): those to ask the payor to renew.', example: '2027-01' }),
 });

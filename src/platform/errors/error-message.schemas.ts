@@ -48,7 +48,7 @@ const nestedErrorSchema = z
   .strictObject({
     ...errorMessageFields,
     code: z.literal(errorCodes as [number, ...number[]]).meta({
-      override: { type: 'integer', format: 'int32' },
+      override: { type: 'integer', format: 'int32', minimum: Math.min(...errorCodes), maximum: Math.max(...errorCodes) },
       description: 'Numeric identifier of the error condition: the catalog of ErrorMessage.code.',
     }),
   })
