@@ -41,6 +41,7 @@ const RUN_BY_CI: Record<string, RegExp> = {
   'DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test': /suite postgres DATABASE_URL=/,
   'npm run openapi -- --check': /step "openapi is generated from the code" npm run openapi -- --check/,
   'npm run openapi:lint': /step "openapi lint" npm run openapi:lint/,
+  'npm run openapi:owasp': /step "openapi OWASP rules" npm run openapi:owasp/,
   'npm run test:browser': /npm run test:browser --/,
   '.ci/image postgres://postgres@127.0.0.1:5432/payments ~/.cache/customer-payment-profiles-ci': /step "container image" \.ci\/image "\$\{database_url\}" "\$\{ci_cache\}"/,
 };
