@@ -41,13 +41,13 @@ module.exports = {
       severity: 'error',
       comment: 'A feature declares its own operations; the registry, the document, app.ts and server.ts assemble them.',
       from: { path: '^src/(customers|payment-methods|payment-intents|events|webhooks)/' },
-      to: { path: '^src/(api-operations|app|server)\\.ts$|^src/(docs|client)/' },
+      to: { path: '^src/(api-operations|app|server)\\.ts$|^src/docs/' },
     },
   ],
   options: {
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/client/api-types\\.ts$' },
+    exclude: { path: '^clients/typescript/src/api-types\\.ts$' },
   },
 };

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-output/', 'src/client/api-types.ts'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-output/', 'clients/typescript/src/api-types.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,7 +6,7 @@ import {
   fetchAccessToken,
   locationHeaders,
   type PaymentProfilesClient,
-} from '../../src/client/payment-profiles-client';
+} from '../../clients/typescript/src/payment-profiles-client';
 import { newLocation } from '../factories/locations';
 import { startTestApp, testSecretHash, type TestApp } from '../support/test-app';
 

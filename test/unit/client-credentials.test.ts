@@ -1,4 +1,4 @@
-import { clientCredentials } from '../../src/client/payment-profiles-client';
+import { clientCredentials } from '../../clients/typescript/src/payment-profiles-client';
 
 /** A token endpoint on a fake fetch: counts logins, answers tokens that live `expiresIn` seconds, or refuses. */
 function tokenEndpoint(expiresIn: number) {

@@ -61,7 +61,7 @@ describe('GET /docs', () => {
 
 describe('npm run openapi -- --check', () => {
   it('finds the committed openapi.yaml and client types identical to a fresh generation', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/docs/openapi-generate.cli.ts', '--check'], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/openapi-generate.ts', '--check'], {
       cwd: `${__dirname}/../../..`,
     });
     expect(stdout).toContain('up to date');

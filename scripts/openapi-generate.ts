@@ -1,7 +1,8 @@
 import { syncArtifacts } from './openapi-artifacts';
 
 /**
- * `npm run openapi` regenerates openapi/openapi.yaml and the client's types;
+ * `npm run openapi` regenerates openapi/openapi.yaml, the typed client's
+ * types (clients/typescript) and README's generated tables;
  * `npm run openapi -- --check` (CI) fails when the committed files differ.
  */
 async function main(): Promise<void> {

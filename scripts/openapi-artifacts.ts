@@ -1,20 +1,20 @@
-// Build-time only: openapi-typescript is a development dependency, so the
-// running service never imports this file.
+// Build-time only, outside src/: openapi-typescript is a development
+// dependency, and neither this file nor what it writes is part of the service.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { API_OPERATIONS } from '../api-operations';
-import { scopeTable } from '../api/scope-table';
-import { paymentIntentLifecycle } from '../payment-intents/payment-intent-lifecycle';
-import { buildOpenApiDocument, inReadingOrder } from './openapi-document';
-import { documentYaml, GENERATED_NOTICE } from './openapi-yaml';
+import { API_OPERATIONS } from '../src/api-operations';
+import { scopeTable } from '../src/api/scope-table';
+import { paymentIntentLifecycle } from '../src/payment-intents/payment-intent-lifecycle';
+import { buildOpenApiDocument, inReadingOrder } from '../src/docs/openapi-document';
+import { documentYaml, GENERATED_NOTICE } from '../src/docs/openapi-yaml';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 
 /** The generated files that are committed, and so must match a fresh generation. */
 export const ARTIFACT_PATHS = {
   document: path.join(ROOT, 'openapi/openapi.yaml'),
-  clientTypes: path.join(ROOT, 'src/client/api-types.ts'),
+  clientTypes: path.join(ROOT, 'clients/typescript/src/api-types.ts'),
   readme: path.join(ROOT, 'README.md'),
 } as const;
 
