@@ -65,6 +65,8 @@ export interface TestAppOptions {
   processor?: (db: TestDatabase) => PaymentProcessor;
   /** CAPTURE_WINDOW_SECONDS; the default 300 when omitted. */
   captureWindowSeconds?: number;
+  /** WEBHOOK_MAX_ENDPOINTS_PER_LOCATION; the default 16 when omitted. */
+  webhookMaxEndpointsPerLocation?: number;
 }
 
 /** Cheap scrypt parameters: the tests check behaviour, not the hash's cost. */
@@ -117,6 +119,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
           idempotency: { ttlSeconds: options.idempotencyTtlSeconds ?? 86_400, lockTimeoutSeconds: 60, statementTimeoutMs: 10_000 },
           rateLimit: options.rateLimit ?? { requests: 100_000, windowSeconds: 60 },
           webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? true,
+          ...(options.webhookMaxEndpointsPerLocation === undefined ? {} : { webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation }),
           captureWindowSeconds,
         },
       }),

@@ -21,7 +21,8 @@ let customerId: string;
 let cardId: string;
 
 beforeAll(async () => {
-  testApp = await startTestApp();
+  // Every test makes its records, a webhook endpoint among them, at the one location its tokens name: more than the default cap of 16.
+  testApp = await startTestApp({ webhookMaxEndpointsPerLocation: 100 });
   location = newLocation();
   customerId = (await createCustomer(testApp, location)).id;
   cardId = (await saveCard(testApp, location, customerId)).id;
