@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-output/', 'clients/typescript/src/api-types.ts'] },
@@ -27,4 +28,6 @@ export default tseslint.config(
     files: ['**/*.cli.ts', '**/*.js'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
+  // Layout is Prettier's (npm run format): no ESLint rule argues with it.
+  prettier,
 );
