@@ -32,7 +32,9 @@ async function main() {
     const keyringFile = path.join(copy, 'secrets-keyring.json');
     writeFileSync(keyringFile, JSON.stringify(withNewKey()), { mode: 0o600 });
     const secret = 'smoke-test-secret-0123456789';
-    const clients = [{ clientId: 'smoke-client', secretHash: await hashClientSecret(secret), scopes: ['spi.customers:write', 'spi.customers:read'], locations: ['*'] }];
+    const clients = [
+      { clientId: 'smoke-client', secretHash: await hashClientSecret(secret), scopes: ['spi.customers:write', 'spi.customers:read'], locations: ['*'] },
+    ];
 
     const server = spawn(process.execPath, ['dist/src/server.js'], {
       cwd: copy,

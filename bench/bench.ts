@@ -36,7 +36,8 @@ const WEBHOOK_DRAIN_SECONDS = 120;
 /** Seconds the service gets to fan out what one scenario's turns left in the outbox before the next scenario starts. */
 const SCENARIO_DRAIN_SECONDS = 900;
 /** The tables the scenarios and the consumables' seeding write, vacuumed and analyzed before measuring on them. */
-const WRITTEN_TABLES = 'customers, payment_methods, default_payment_methods, payment_intents, events, event_outbox, webhook_deliveries, sandbox_processor_operations';
+const WRITTEN_TABLES =
+  'customers, payment_methods, default_payment_methods, payment_intents, events, event_outbox, webhook_deliveries, sandbox_processor_operations';
 /** The overload scenario's OVERLOAD_MAX_IN_FLIGHT, per connection of the load a process sustains (README, Load shedding). */
 const OVERLOAD_IN_FLIGHT_PER_CONNECTION = 1;
 /** The overload scenario's OVERLOAD_REPEAT_HOLD_MS: the service's default, stated so the report can name it. */
@@ -50,7 +51,12 @@ const say = (line: string): void => void process.stderr.write(`bench: ${line}\n`
 async function seed(database: BenchDatabase, from: number, to: number): Promise<number> {
   const started = performance.now();
   await withClient(database.url, (client) =>
-    seedCustomers((sql) => client.query(sql), from, to, (done) => say(`seeded ${done.toLocaleString('en-US')} customers`)),
+    seedCustomers(
+      (sql) => client.query(sql),
+      from,
+      to,
+      (done) => say(`seeded ${done.toLocaleString('en-US')} customers`),
+    ),
   );
   return (performance.now() - started) / 1000;
 }
@@ -202,7 +208,9 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
   const sample = requests[1]();
   const sampleBody = await (await fetch(`${service.url}${sample.path}`, { headers: sample.headers })).text();
   const jwks = await (await fetch(`${service.url}/.well-known/jwks.json`)).text();
-  const handWritten = await startTracked(context, () => startHandWritten(RESULTS_DIR, context.database.url, jwks, options.dbPoolMax, profilerArgs(context, 'hand-written')));
+  const handWritten = await startTracked(context, () =>
+    startHandWritten(RESULTS_DIR, context.database.url, jwks, options.dbPoolMax, profilerArgs(context, 'hand-written')),
+  );
   const bare = await startTracked(context, () => startBareExpress(RESULTS_DIR, sampleBody));
 
   for (const connections of options.connections) {
@@ -270,7 +278,10 @@ async function measureOverload(context: Context, results: BenchResults): Promise
   const maxInFlight = OVERLOAD_IN_FLIGHT_PER_CONNECTION * sustained;
   const settings = serviceSettings(context, 1);
   const service = await startTracked(context, () =>
-    startService({ ...settings, extraEnv: { ...settings.extraEnv, OVERLOAD_MAX_IN_FLIGHT: String(maxInFlight), OVERLOAD_REPEAT_HOLD_MS: String(OVERLOAD_REPEAT_HOLD_MS) } }),
+    startService({
+      ...settings,
+      extraEnv: { ...settings.extraEnv, OVERLOAD_MAX_IN_FLIGHT: String(maxInFlight), OVERLOAD_REPEAT_HOLD_MS: String(OVERLOAD_REPEAT_HOLD_MS) },
+    }),
   );
   await quiesce(context);
   const next = scenarioRequests(options.customers, await accessToken(service))[1];
@@ -305,7 +316,12 @@ async function waitFor(context: Context, seconds: number, done: (client: pg.Clie
 const outboxIsEmpty = async (client: pg.Client) => (await client.query('select 1 from event_outbox limit 1')).rowCount === 0;
 
 /** `count` endpoints, one per bench location from the first, every event type, all at the receiver, made through the API. */
-async function createLagEndpoints(service: RunningServer, token: string, receiverUrl: string, count: number): Promise<Array<{ locationId: string; id: string }>> {
+async function createLagEndpoints(
+  service: RunningServer,
+  token: string,
+  receiverUrl: string,
+  count: number,
+): Promise<Array<{ locationId: string; id: string }>> {
   return Promise.all(
     Array.from({ length: count }, async (_, index) => {
       const locationId = `bench-location-${index}`;
@@ -351,10 +367,19 @@ async function measureWebhookTurn(
       (await client.query(`select 1 from webhook_deliveries where endpoint_id = any($1::uuid[]) and status = 'PENDING' limit 1`, [ids])).rowCount === 0,
   );
   const counts = await withClient(context.database.url, (client) =>
-    client.query<{ status: string; count: number }>(`select status, count(*)::int as count from webhook_deliveries where endpoint_id = any($1::uuid[]) group by status`, [ids]),
+    client.query<{ status: string; count: number }>(
+      `select status, count(*)::int as count from webhook_deliveries where endpoint_id = any($1::uuid[]) group by status`,
+      [ids],
+    ),
   );
   const countOf = (status: string) => counts.rows.find((row) => row.status === status)?.count ?? 0;
-  const seen = { delivered: countOf('SUCCEEDED'), failed: countOf('FAILED'), pending: countOf('PENDING'), duplicates: receiver.duplicates(), lags: receiver.lags() };
+  const seen = {
+    delivered: countOf('SUCCEEDED'),
+    failed: countOf('FAILED'),
+    pending: countOf('PENDING'),
+    duplicates: receiver.duplicates(),
+    lags: receiver.lags(),
+  };
   await withClient(context.database.url, (client) => client.query('delete from webhook_endpoints where id = any($1::uuid[])', [ids]));
   return { figures, ...seen };
 }
@@ -377,7 +402,15 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
     const token = await accessToken(service);
     const mix = scenarioRequests(options.customers, token)[6];
     const without: LoadFigures[] = [];
-    const turns = WEBHOOK_ENDPOINT_COUNTS.map((endpoints) => ({ endpoints, figures: [] as LoadFigures[], lags: [] as number[], delivered: 0, failed: 0, pending: 0, duplicates: 0 }));
+    const turns = WEBHOOK_ENDPOINT_COUNTS.map((endpoints) => ({
+      endpoints,
+      figures: [] as LoadFigures[],
+      lags: [] as number[],
+      delivered: 0,
+      failed: 0,
+      pending: 0,
+      duplicates: 0,
+    }));
     for (let round = 0; round < options.rounds; round += 1) {
       say(`webhook lag: the mix with no endpoint @${connections}`);
       without.push(await measure(context, service, connections, mix, round === 0));
@@ -418,7 +451,10 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
 async function measureGrowth(context: Context, results: BenchResults): Promise<void> {
   const connections = context.options.connections[0] ?? 32;
   const growth: NonNullable<BenchResults['growth']> = [];
-  for (const [from, to] of [[1, GROWTH_FROM], [GROWTH_FROM + 1, context.options.growthTo]] as const) {
+  for (const [from, to] of [
+    [1, GROWTH_FROM],
+    [GROWTH_FROM + 1, context.options.growthTo],
+  ] as const) {
     results.seedSeconds += await seed(context.database, from, to);
     const service = await startTracked(context, () => startService(serviceSettings(context, 1)));
     say(`growth: scenario 1 at ${to.toLocaleString('en-US')} customers @${connections}`);
@@ -494,7 +530,11 @@ async function main(): Promise<number> {
   writeChart(results, RESULTS_DIR, stamp);
   process.stdout.write(`${markdownReport(results)}\n`);
   // The only failure: an answer that was not 2xx, or a connection error. Never a time.
-  return allLoads(results).some(({ figures }) => figures.errors > 0 || figures.non2xx > 0) || overloadFailures(results).length > 0 || webhookFailures(results).length > 0 ? 1 : 0;
+  return allLoads(results).some(({ figures }) => figures.errors > 0 || figures.non2xx > 0) ||
+    overloadFailures(results).length > 0 ||
+    webhookFailures(results).length > 0
+    ? 1
+    : 0;
 }
 
 main().then(

@@ -40,10 +40,16 @@ function panel(bars: Bars, top: number): string {
     parts.push(`<text x="${x}" y="${y(0) + 16}" font-size="11" text-anchor="middle">${escape(value.label)}</text>`);
   });
   for (const line of bars.references) {
-    parts.push(`<line x1="${MARGIN.left}" y1="${y(line.value)}" x2="${WIDTH - MARGIN.right}" y2="${y(line.value)}" stroke="${COLORS.bare}" stroke-dasharray="6 4"/>`);
-    parts.push(`<text x="${WIDTH - MARGIN.right}" y="${y(line.value) - 4}" font-size="11" text-anchor="end" fill="${COLORS.bare}">${escape(line.label)}</text>`);
+    parts.push(
+      `<line x1="${MARGIN.left}" y1="${y(line.value)}" x2="${WIDTH - MARGIN.right}" y2="${y(line.value)}" stroke="${COLORS.bare}" stroke-dasharray="6 4"/>`,
+    );
+    parts.push(
+      `<text x="${WIDTH - MARGIN.right}" y="${y(line.value) - 4}" font-size="11" text-anchor="end" fill="${COLORS.bare}">${escape(line.label)}</text>`,
+    );
   }
-  parts.push(`<text x="14" y="${top + MARGIN.top + plotHeight / 2}" font-size="11" transform="rotate(-90 14 ${top + MARGIN.top + plotHeight / 2})">${escape(bars.unit)}</text>`);
+  parts.push(
+    `<text x="14" y="${top + MARGIN.top + plotHeight / 2}" font-size="11" transform="rotate(-90 14 ${top + MARGIN.top + plotHeight / 2})">${escape(bars.unit)}</text>`,
+  );
   return parts.join('\n');
 }
 

@@ -33,7 +33,22 @@ export async function runPgbench(databaseUrl: string, customers: number, connect
     writeFileSync(script, SCRIPT);
     const { stdout } = await promisify(execFile)(
       'pgbench',
-      ['-n', '-M', 'prepared', '-c', String(connections), '-j', String(Math.min(connections, os.cpus().length)), '-T', String(seconds), '-D', `customers=${customers}`, '-f', script, databaseUrl],
+      [
+        '-n',
+        '-M',
+        'prepared',
+        '-c',
+        String(connections),
+        '-j',
+        String(Math.min(connections, os.cpus().length)),
+        '-T',
+        String(seconds),
+        '-D',
+        `customers=${customers}`,
+        '-f',
+        script,
+        databaseUrl,
+      ],
       { maxBuffer: 1 << 20 },
     );
     const number = (pattern: RegExp): number => Number(pattern.exec(stdout)?.[1] ?? Number.NaN);

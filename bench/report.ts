@@ -34,8 +34,12 @@ export function markdownReport(results: BenchResults): string {
     );
   }
   lines.push('', '| ceiling | conn | req/s (tps) | p99 ms (avg for pgbench) |', '|---|---:|---:|---:|');
-  for (const bare of results.bareExpress) lines.push(`| (a) bare Express 5, JSON from memory | ${bare.connections} | ${bare.requestsPerSecond} | ${ms(bare.p99Ms)} |`);
-  for (const pg of results.pgbench) lines.push(`| (c) pgbench, scenario 1's SELECT (clients = DB_POOL_MAX) | ${pg.connections} | ${pg.transactionsPerSecond} | ${ms(pg.averageLatencyMs)} avg |`);
+  for (const bare of results.bareExpress)
+    lines.push(`| (a) bare Express 5, JSON from memory | ${bare.connections} | ${bare.requestsPerSecond} | ${ms(bare.p99Ms)} |`);
+  for (const pg of results.pgbench)
+    lines.push(
+      `| (c) pgbench, scenario 1's SELECT (clients = DB_POOL_MAX) | ${pg.connections} | ${pg.transactionsPerSecond} | ${ms(pg.averageLatencyMs)} avg |`,
+    );
   // A --growth run restarts the service per step and measures no RSS.
   if (results.runs.length > 0) lines.push('', `Service peak RSS (VmHWM) over the whole run: ${results.servicePeakRssMb} MB.`);
   if (results.cluster) {
@@ -56,7 +60,11 @@ export function markdownReport(results: BenchResults): string {
     );
   }
   if (results.nodeComparison) {
-    lines.push('', '| scenario 1, in turns | conn | req/s | p99 ms | CPU µs/req (service) | req/s, other node | p99 ms, other node | CPU µs/req, other node | this node / other node, req/s |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push(
+      '',
+      '| scenario 1, in turns | conn | req/s | p99 ms | CPU µs/req (service) | req/s, other node | p99 ms, other node | CPU µs/req, other node | this node / other node, req/s |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
     for (const { node, otherNode, service, otherService } of results.nodeComparison) {
       lines.push(
         `| ${node} vs ${otherNode} | ${service.connections} | ${service.requestsPerSecond} | ${ms(service.p99Ms)} | ${service.cpu?.serverMicros ?? '–'} | ${otherService.requestsPerSecond} | ${ms(otherService.p99Ms)} | ${otherService.cpu?.serverMicros ?? '–'} | ${ratio(service.requestsPerSecond, otherService.requestsPerSecond)} |`,
@@ -82,7 +90,7 @@ export function markdownReport(results: BenchResults): string {
     const { connections, withoutEndpoints: without, withEndpoints } = results.webhookLag;
     lines.push(
       '',
-      'Webhook delivery under the mix (scenario 6), in turns with no endpoint, with one (one location\'s), and with one per location (every type, one local receiver):',
+      "Webhook delivery under the mix (scenario 6), in turns with no endpoint, with one (one location's), and with one per location (every type, one local receiver):",
       '',
       '| conn | endpoints | req/s, no endpoint | p99 ms | req/s, endpoints | p99 ms | req/s with / without | p99 with / without | events delivered | lag p50 ms | lag p99 ms | lag max ms |',
       '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -97,13 +105,21 @@ export function markdownReport(results: BenchResults): string {
   if (results.growth) {
     const [small, large] = results.growth;
     lines.push('', '| growth, scenario 1 | customers | req/s | p99 ms |', '|---|---:|---:|---:|');
-    for (const step of results.growth) lines.push(`| | ${step.customers.toLocaleString('en-US')} | ${step.figures.requestsPerSecond} | ${ms(step.figures.p99Ms)} |`);
-    if (small && large) lines.push('', `p99 at ${large.customers.toLocaleString('en-US')} / p99 at ${small.customers.toLocaleString('en-US')}: ${ratio(large.figures.p99Ms, small.figures.p99Ms)}`);
+    for (const step of results.growth)
+      lines.push(`| | ${step.customers.toLocaleString('en-US')} | ${step.figures.requestsPerSecond} | ${ms(step.figures.p99Ms)} |`);
+    if (small && large)
+      lines.push(
+        '',
+        `p99 at ${large.customers.toLocaleString('en-US')} / p99 at ${small.customers.toLocaleString('en-US')}: ${ratio(large.figures.p99Ms, small.figures.p99Ms)}`,
+      );
   }
   const failures = [
     ...allLoads(results)
       .filter(({ figures }) => figures.errors > 0 || figures.non2xx > 0)
-      .map(({ label, figures }) => `${label}: ${figures.errors} errors, ${figures.non2xx} non-2xx ${JSON.stringify(figures.non2xxStatuses)} ${figures.firstNon2xxBody ?? ''}`),
+      .map(
+        ({ label, figures }) =>
+          `${label}: ${figures.errors} errors, ${figures.non2xx} non-2xx ${JSON.stringify(figures.non2xxStatuses)} ${figures.firstNon2xxBody ?? ''}`,
+      ),
     ...overloadFailures(results),
     ...webhookFailures(results),
   ];

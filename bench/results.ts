@@ -69,7 +69,10 @@ export function allLoads(results: BenchResults): Array<{ label: string; figures:
     ...(results.webhookLag
       ? [
           { label: `mix without endpoints @${results.webhookLag.connections}`, figures: results.webhookLag.withoutEndpoints },
-          ...results.webhookLag.withEndpoints.map((turn) => ({ label: `mix with ${turn.endpoints} endpoints @${turn.figures.connections}`, figures: turn.figures })),
+          ...results.webhookLag.withEndpoints.map((turn) => ({
+            label: `mix with ${turn.endpoints} endpoints @${turn.figures.connections}`,
+            figures: turn.figures,
+          })),
         ]
       : []),
     ...(results.nodeComparison ?? []).flatMap(({ otherNode, service, otherService }) => [

@@ -20,7 +20,8 @@ export function medianOfRounds(rounds: LoadFigures[]): LoadFigures {
   const cpus = rounds.map((figures) => figures.cpu).filter((cpu): cpu is CpuCost => cpu !== undefined);
   const cpuOf = (measure: (cpu: CpuCost) => number): number => Math.round(median(cpus.map(measure)));
   const non2xxStatuses: Record<string, number> = {};
-  for (const figures of rounds) for (const [status, count] of Object.entries(figures.non2xxStatuses)) non2xxStatuses[status] = (non2xxStatuses[status] ?? 0) + count;
+  for (const figures of rounds)
+    for (const [status, count] of Object.entries(figures.non2xxStatuses)) non2xxStatuses[status] = (non2xxStatuses[status] ?? 0) + count;
   const firstNon2xxBody = rounds.find((figures) => figures.firstNon2xxBody !== undefined)?.firstNon2xxBody;
   return {
     connections: first.connections,

@@ -86,7 +86,11 @@ export function scenarioRequests(customers: number, token: string): Record<Exclu
     method: 'POST',
     path: '/v1/webhook-endpoints',
     headers: headers(`bench-location-${randomInt(LOCATION_COUNT)}`, true),
-    body: JSON.stringify({ url: `https://${BENCH_ENDPOINT_HOST}/${randomUUID()}`, enabledEvents: ['payment_intent.updated'], description: 'created by the benchmark' }),
+    body: JSON.stringify({
+      url: `https://${BENCH_ENDPOINT_HOST}/${randomUUID()}`,
+      enabledEvents: ['payment_intent.updated'],
+      description: 'created by the benchmark',
+    }),
   });
   const reads = [listCards, getDefault, getIntent];
   const writes = [setDefault, createCustomer];

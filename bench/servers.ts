@@ -128,7 +128,13 @@ export async function startBareExpress(resultsDir: string, body: string): Promis
 }
 
 /** Ceiling (b) and the hand-written writes: jose ES256 + the service's SQL over a pg Pool of the same size. */
-export async function startHandWritten(resultsDir: string, databaseUrl: string, jwks: string, poolMax: number, nodeArgs: string[] = []): Promise<RunningServer> {
+export async function startHandWritten(
+  resultsDir: string,
+  databaseUrl: string,
+  jwks: string,
+  poolMax: number,
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
   return startServer({
     name: 'ceiling (b) hand-written',
     args: [...nodeArgs, ...ceiling('hand-written-server.ts')],

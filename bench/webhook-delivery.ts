@@ -37,7 +37,12 @@ async function main(): Promise<void> {
   const { port } = receiver.address() as AddressInfo;
   const setup = openDatabase({ databaseUrl: database.url, poolMax: 2, acquireTimeoutMs: 10_000, statementTimeoutMs: 0 }).knex;
   const logger = createLogger({ level: 'warn' });
-  const lines = [`Webhook delivery: ${EVENTS.toLocaleString('en-US')} events × ${ENDPOINTS} endpoints on one local receiver, PostgreSQL at ${new URL(database.url).host}.`, '', '| dispatchers | deliveries | seconds | deliveries/s | duplicates |', '|---:|---:|---:|---:|---:|'];
+  const lines = [
+    `Webhook delivery: ${EVENTS.toLocaleString('en-US')} events × ${ENDPOINTS} endpoints on one local receiver, PostgreSQL at ${new URL(database.url).host}.`,
+    '',
+    '| dispatchers | deliveries | seconds | deliveries/s | duplicates |',
+    '|---:|---:|---:|---:|---:|',
+  ];
   try {
     await setup('webhook_endpoints').insert(
       Array.from({ length: ENDPOINTS }, (_, i) => ({
@@ -55,10 +60,15 @@ async function main(): Promise<void> {
       const rows = Array.from({ length: EVENTS }, () => ({ id: uuidv7() }));
       for (let i = 0; i < rows.length; i += 1000) {
         const batch = rows.slice(i, i + 1000);
-        await setup('events').insert(batch.map(({ id }) => ({ location_id: LOCATION, id, type: 'customer.created', customer_id: id, data: { object: { id }, previous: null } })));
+        await setup('events').insert(
+          batch.map(({ id }) => ({ location_id: LOCATION, id, type: 'customer.created', customer_id: id, data: { object: { id }, previous: null } })),
+        );
         await setup('event_outbox').insert(batch.map(({ id }) => ({ location_id: LOCATION, event_id: id })));
       }
-      const pools = Array.from({ length: dispatchers }, () => openDatabase({ databaseUrl: database.url, poolMax: 10, acquireTimeoutMs: 10_000, statementTimeoutMs: 0 }).knex);
+      const pools = Array.from(
+        { length: dispatchers },
+        () => openDatabase({ databaseUrl: database.url, poolMax: 10, acquireTimeoutMs: 10_000, statementTimeoutMs: 0 }).knex,
+      );
       const running = pools.map(
         (knex) =>
           new WebhookDispatcher(knex, logger, {
@@ -78,7 +88,9 @@ async function main(): Promise<void> {
       await Promise.all(running.map((dispatcher) => dispatcher.stop()));
       await Promise.all(pools.map((knex) => knex.destroy()));
       const duplicates = [...received.values()].reduce((sum, count) => sum + count - 1, 0);
-      lines.push(`| ${dispatchers} | ${expected.toLocaleString('en-US')} | ${seconds.toFixed(1)} | ${Math.round(expected / seconds).toLocaleString('en-US')} | ${duplicates} |`);
+      lines.push(
+        `| ${dispatchers} | ${expected.toLocaleString('en-US')} | ${seconds.toFixed(1)} | ${Math.round(expected / seconds).toLocaleString('en-US')} | ${duplicates} |`,
+      );
     }
   } finally {
     await setup.destroy();

@@ -110,8 +110,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
         allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       })
     : undefined;
-  const metricsServer =
-    config.METRICS_PORT > 0 && cluster.isPrimary ? createMetricsServer(registryCollector(metrics.registry)) : undefined;
+  const metricsServer = config.METRICS_PORT > 0 && cluster.isPrimary ? createMetricsServer(registryCollector(metrics.registry)) : undefined;
   stopGracefullyOnSignals({
     server,
     readiness,
@@ -159,9 +158,7 @@ async function runPrimary(config: Config, logger: Logger): Promise<void> {
 
   const aggregator = new AggregatorRegistry();
   const metricsServer =
-    config.METRICS_PORT > 0
-      ? createMetricsServer(async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }))
-      : undefined;
+    config.METRICS_PORT > 0 ? createMetricsServer(async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() })) : undefined;
   metricsServer?.listen(config.METRICS_PORT, config.HOST);
 
   const stop = (signal: NodeJS.Signals): void => {

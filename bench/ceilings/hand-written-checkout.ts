@@ -50,13 +50,23 @@ async function moveIntent(locationId: string, intent: IntentRow, set: string, va
         [locationId, intent.id, intent.status, intent.payment_attempts, ...values],
       )
     ).rows[0] as IntentRow | undefined;
-    if (moved !== undefined) await insertEvents(client, locationId, [{ type: event, customerId: moved.customer_id, data: { object: intentView(moved), previous: { status: intent.status } } }]);
+    if (moved !== undefined)
+      await insertEvents(client, locationId, [
+        { type: event, customerId: moved.customer_id, data: { object: intentView(moved), previous: { status: intent.status } } },
+      ]);
     return moved;
   });
 }
 
 /** The sandbox's memory of an answer: inserted once per key, replayed after. */
-async function rememberOperation(locationId: string, key: string, operation: string, amount: number | null, outcome: unknown, state: string | null): Promise<void> {
+async function rememberOperation(
+  locationId: string,
+  key: string,
+  operation: string,
+  amount: number | null,
+  outcome: unknown,
+  state: string | null,
+): Promise<void> {
   await pool.query(
     `insert into sandbox_processor_operations (location_id, idempotency_key, operation, amount, outcome, state, capture_fails, captured_amount)
      values ($1, $2, $3, $4, $5, $6, false, null) on conflict (location_id, idempotency_key) do nothing returning outcome`,
@@ -67,16 +77,15 @@ async function rememberOperation(locationId: string, key: string, operation: str
 async function confirm(request: Request): Promise<IntentRow | undefined> {
   const locationId = location(request);
   const processing = await inTransaction(async (client) => {
-    const intent = (await client.query(`select ${INTENT_COLUMNS} from payment_intents where location_id = $1 and id = $2 for update`, [locationId, request.params.id])).rows[0] as
-      | IntentRow
-      | undefined;
+    const intent = (
+      await client.query(`select ${INTENT_COLUMNS} from payment_intents where location_id = $1 and id = $2 for update`, [locationId, request.params.id])
+    ).rows[0] as IntentRow | undefined;
     if (intent === undefined || intent.status !== 'REQUIRES_PAYMENT_METHOD') return undefined;
     const card = (
-      await client.query('select id, card_brand, last_four, exp_month, exp_year from payment_methods where location_id = $1 and customer_id = $2 and id = $3 for update', [
-        locationId,
-        intent.customer_id,
-        (request.body as { paymentMethodId: string }).paymentMethodId,
-      ])
+      await client.query(
+        'select id, card_brand, last_four, exp_month, exp_year from payment_methods where location_id = $1 and customer_id = $2 and id = $3 for update',
+        [locationId, intent.customer_id, (request.body as { paymentMethodId: string }).paymentMethodId],
+      )
     ).rows[0];
     if (card === undefined) return undefined;
     const payment = {
@@ -94,7 +103,9 @@ async function confirm(request: Request): Promise<IntentRow | undefined> {
         [locationId, intent.id, card.id, JSON.stringify(payment)],
       )
     ).rows[0] as IntentRow;
-    await insertEvents(client, locationId, [{ type: 'payment_intent.processing', customerId: moved.customer_id, data: { object: intentView(moved), previous: { status: intent.status } } }]);
+    await insertEvents(client, locationId, [
+      { type: 'payment_intent.processing', customerId: moved.customer_id, data: { object: intentView(moved), previous: { status: intent.status } } },
+    ]);
     return moved;
   });
   if (processing === undefined) return undefined;
@@ -112,9 +123,8 @@ async function confirm(request: Request): Promise<IntentRow | undefined> {
 
 async function capture(request: Request): Promise<IntentRow | undefined> {
   const locationId = location(request);
-  const intent = (await pool.query(`select ${INTENT_COLUMNS} from payment_intents where location_id = $1 and id = $2`, [locationId, request.params.id])).rows[0] as
-    | IntentRow
-    | undefined;
+  const intent = (await pool.query(`select ${INTENT_COLUMNS} from payment_intents where location_id = $1 and id = $2`, [locationId, request.params.id]))
+    .rows[0] as IntentRow | undefined;
   if (intent === undefined || intent.status !== 'REQUIRES_CAPTURE' || intent.latest_payment === null) return undefined;
   const key = `${intent.id}:${intent.payment_attempts}:capture`;
   const amount = intent.latest_payment.amount;
@@ -133,7 +143,13 @@ async function capture(request: Request): Promise<IntentRow | undefined> {
   );
   await rememberOperation(locationId, key, 'capture', amount, { status: 'captured', amount }, null);
   const payment = { ...intent.latest_payment, status: 'CAPTURED', amount };
-  return moveIntent(locationId, intent, `status = 'SUCCEEDED', latest_payment = $5, capture_before = null`, [JSON.stringify(payment)], 'payment_intent.succeeded');
+  return moveIntent(
+    locationId,
+    intent,
+    `status = 'SUCCEEDED', latest_payment = $5, capture_before = null`,
+    [JSON.stringify(payment)],
+    'payment_intent.succeeded',
+  );
 }
 
 export function registerCheckoutRoutes(app: Express): void {

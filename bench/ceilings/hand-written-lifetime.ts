@@ -31,7 +31,11 @@ const cardData = (card: CardRow) => ({
 
 async function renewCard(client: PoolClient, locationId: string, customerId: string, id: string, expiry: { month?: string; year?: string }) {
   const current = (
-    await client.query(`select ${CARD_COLUMNS} from payment_methods where location_id = $1 and customer_id = $2 and id = $3 for update`, [locationId, customerId, id])
+    await client.query(`select ${CARD_COLUMNS} from payment_methods where location_id = $1 and customer_id = $2 and id = $3 for update`, [
+      locationId,
+      customerId,
+      id,
+    ])
   ).rows[0] as CardRow | undefined;
   if (current === undefined) return undefined;
   const updated = (
@@ -52,16 +56,26 @@ async function renewCard(client: PoolClient, locationId: string, customerId: str
 async function eraseCustomer(client: PoolClient, locationId: string, id: string): Promise<boolean> {
   const locked = await client.query('select id from customers where location_id = $1 and id = $2 for update', [locationId, id]);
   if (locked.rowCount === 0) return false;
-  const defaults = (await client.query('delete from default_payment_methods where location_id = $1 and customer_id = $2 returning payment_method_id, context_name', [locationId, id])).rows;
-  const cards = (await client.query(`delete from payment_methods where location_id = $1 and customer_id = $2 returning ${CARD_COLUMNS}`, [locationId, id])).rows as CardRow[];
-  const intents = (await client.query('select id, status from payment_intents where location_id = $1 and customer_id = $2 for update', [locationId, id])).rows as Array<{
+  const defaults = (
+    await client.query('delete from default_payment_methods where location_id = $1 and customer_id = $2 returning payment_method_id, context_name', [
+      locationId,
+      id,
+    ])
+  ).rows;
+  const cards = (await client.query(`delete from payment_methods where location_id = $1 and customer_id = $2 returning ${CARD_COLUMNS}`, [locationId, id]))
+    .rows as CardRow[];
+  const intents = (await client.query('select id, status from payment_intents where location_id = $1 and customer_id = $2 for update', [locationId, id]))
+    .rows as Array<{
     id: string;
     status: string;
   }>;
   const intentIds = intents.map((intent) => intent.id);
   let canceled: Array<Record<string, unknown>> = [];
   if (intentIds.length > 0) {
-    await client.query('update payment_intents set email = null, customer_id = null, updated_at = now() where location_id = $1 and id = any($2::uuid[])', [locationId, intentIds]);
+    await client.query('update payment_intents set email = null, customer_id = null, updated_at = now() where location_id = $1 and id = any($2::uuid[])', [
+      locationId,
+      intentIds,
+    ]);
     canceled = (
       await client.query(
         `update payment_intents set status = 'CANCELED', updated_at = now()
@@ -76,12 +90,16 @@ async function eraseCustomer(client: PoolClient, locationId: string, id: string)
     data: { object: Record<string, unknown> };
   }>;
   for (const event of events) {
-    await client.query('update events set data = $3 where location_id = $1 and id = $2', [locationId, event.id, JSON.stringify({ ...event.data, object: { ...event.data.object, externalReferenceId: null, description: null } })]);
+    await client.query('update events set data = $3 where location_id = $1 and id = $2', [
+      locationId,
+      event.id,
+      JSON.stringify({ ...event.data, object: { ...event.data.object, externalReferenceId: null, description: null } }),
+    ]);
   }
-  await client.query(
-    `delete from idempotency_keys where location_id = $1 and response_body is not null and response_body::text like any ($2::text[])`,
-    [locationId, [id, ...intentIds].map((named) => `%${named}%`)],
-  );
+  await client.query(`delete from idempotency_keys where location_id = $1 and response_body is not null and response_body::text like any ($2::text[])`, [
+    locationId,
+    [id, ...intentIds].map((named) => `%${named}%`),
+  ]);
   await client.query('delete from customer_reference_duplicates where location_id = $1 and (customer_id = $2 or kept_by_customer_id = $2)', [locationId, id]);
   await client.query('delete from customers where location_id = $1 and id = $2', [locationId, id]);
   await client.query('insert into erased_customers (location_id, id) values ($1, $2)', [locationId, id]);
@@ -89,7 +107,11 @@ async function eraseCustomer(client: PoolClient, locationId: string, id: string)
   const changes: HandWrittenEvent[] = [
     ...defaults.map((binding) => ({ type: 'default_payment_method.removed', customerId: id, data: { object: binding, previous: null } })),
     ...cards.map((card) => ({ type: 'payment_method.detached', customerId: id, data: { object: cardData(card), previous: null } })),
-    ...canceled.map((intent) => ({ type: 'payment_intent.canceled', customerId: id, data: { object: intent, previous: { status: previousStatus.get(String(intent.id)) } } })),
+    ...canceled.map((intent) => ({
+      type: 'payment_intent.canceled',
+      customerId: id,
+      data: { object: intent, previous: { status: previousStatus.get(String(intent.id)) } },
+    })),
     { type: 'customer.deleted', customerId: id, data: { object: { id, externalReferenceId: null, description: null }, previous: null } },
   ];
   await insertEvents(client, locationId, changes);
@@ -100,7 +122,9 @@ export function registerLifetimeRoutes(app: Express): void {
   app.patch('/v1/customers/:id/payment-methods/:paymentMethodId', express.json(), async (request, response) => {
     await verify(request);
     const expiry = (request.body as { card?: { expiry?: { month?: string; year?: string } } }).card?.expiry ?? {};
-    const card = await inTransaction((client) => renewCard(client, location(request), request.params.id as string, request.params.paymentMethodId as string, expiry));
+    const card = await inTransaction((client) =>
+      renewCard(client, location(request), request.params.id as string, request.params.paymentMethodId as string, expiry),
+    );
     if (card === undefined) return void response.status(404).json({ code: 'PAYMENT_METHOD_NOT_FOUND' });
     response.json(cardData(card));
   });
@@ -121,6 +145,16 @@ export function registerLifetimeRoutes(app: Express): void {
       [location(request), uuidv7(), body.url, body.description ?? null, body.enabledEvents, `whsec_${randomBytes(24).toString('base64')}`],
     );
     const row = rows[0];
-    response.status(201).json({ id: row.id, url: row.url, description: row.description, enabledEvents: row.enabled_events, status: row.status, secret: row.secret, createdAt: row.created_at });
+    response
+      .status(201)
+      .json({
+        id: row.id,
+        url: row.url,
+        description: row.description,
+        enabledEvents: row.enabled_events,
+        status: row.status,
+        secret: row.secret,
+        createdAt: row.created_at,
+      });
   });
 }

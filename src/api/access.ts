@@ -12,8 +12,7 @@ import type { SessionGrant, SessionGrantLookup } from '../auth/session-grant';
  * the grant's field, `param` the parsed path parameter it must equal.
  */
 export type Access<Param extends string = string> =
-  | { scope: Scope; sessionSecret?: undefined }
-  | { scope: Scope; sessionSecret: { param: Param; is: keyof SessionGrant } };
+  { scope: Scope; sessionSecret?: undefined } | { scope: Scope; sessionSecret: { param: Param; is: keyof SessionGrant } };
 
 function insufficientScope(scope: Scope): DomainError {
   return new DomainError('INSUFFICIENT_SCOPE', {

@@ -20,8 +20,7 @@ import {
  * own failures, its Idempotency-Key, then what every /v1 operation can answer.
  */
 function errorsOf(operation: Operation<never>): ErrorCode[] {
-  const input: ErrorCode[] =
-    operation.body !== undefined ? [...JSON_BODY_ERRORS] : operation.params || operation.query ? ['VALIDATION_FAILED'] : [];
+  const input: ErrorCode[] = operation.body !== undefined ? [...JSON_BODY_ERRORS] : operation.params || operation.query ? ['VALIDATION_FAILED'] : [];
   return [
     ...new Set<ErrorCode>([
       ...input,

@@ -21,6 +21,8 @@ export function scopeTable(operations: readonly Operation<never>[]): string {
   return [
     '| Operation | Scope |',
     '|---|---|',
-    ...operations.map((operation) => `| \`${operation.method.toUpperCase()} ${operation.path}\` (${operation.operationId}) | ${accessText(operation.access)} |`),
+    ...operations.map(
+      (operation) => `| \`${operation.method.toUpperCase()} ${operation.path}\` (${operation.operationId}) | ${accessText(operation.access)} |`,
+    ),
   ].join('\n');
 }

@@ -27,7 +27,7 @@ export const authPaths: ZodOpenApiPathsObject = {
       tags: [TAG],
       summary: 'Get an access token (OAuth 2.0 client credentials)',
       description:
-        'Two wire formats. JSON (`LoginRequest`, the spec\'s token call) answers `LoginResponse`, and its errors are ErrorMessage. RFC 6749 §4.4 form encoding (`grant_type=client_credentials`, credentials in the body or HTTP Basic) answers `OAuthTokenResponse`, and its errors are RFC 6749 §5.2 `OAuthError`. Answers carry `Cache-Control: no-store`; there are no refresh tokens. Repeated failed logins for one client id are answered 429 with `Retry-After`.',
+        "Two wire formats. JSON (`LoginRequest`, the spec's token call) answers `LoginResponse`, and its errors are ErrorMessage. RFC 6749 §4.4 form encoding (`grant_type=client_credentials`, credentials in the body or HTTP Basic) answers `OAuthTokenResponse`, and its errors are RFC 6749 §5.2 `OAuthError`. Answers carry `Cache-Control: no-store`; there are no refresh tokens. Repeated failed logins for one client id are answered 429 with `Retry-After`.",
       security: [],
       requestBody: {
         required: true,

@@ -37,10 +37,7 @@ export function assembleAuth(keys: SigningKeys, clients: readonly ApiClient[], s
     windowSeconds: settings.loginWindowSeconds,
   });
   return {
-    verifier: new TokenVerifier(
-      { issuer, audience, publicKeys: keys.publicKeys, maxLifetimeSeconds: settings.maxTokenLifetimeSeconds },
-      settings.external,
-    ),
+    verifier: new TokenVerifier({ issuer, audience, publicKeys: keys.publicKeys, maxLifetimeSeconds: settings.maxTokenLifetimeSeconds }, settings.external),
     login: new LoginService(clients, tokenIssuer, throttle),
     publicKeys: keys.publicKeys,
   };

@@ -28,7 +28,11 @@ async function main(): Promise<void> {
     writeFileSync(values.out, key, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    console.error(code === 'EEXIST' ? `${values.out} exists; a signing key is never overwritten. Choose another file.` : `Cannot write ${values.out}: ${code ?? String(error)}`);
+    console.error(
+      code === 'EEXIST'
+        ? `${values.out} exists; a signing key is never overwritten. Choose another file.`
+        : `Cannot write ${values.out}: ${code ?? String(error)}`,
+    );
     process.exitCode = 1;
     return;
   }

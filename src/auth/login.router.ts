@@ -37,9 +37,7 @@ export function loginRouter(login: LoginService): Router {
       parseForm(request, response, (error?: unknown) => (error ? next(error) : oauthLogin(login, request, response).catch(next)));
       return;
     }
-    jsonBody({ anyContentType: false })(request, response, (error?: unknown) =>
-      error ? next(error) : jsonLogin(login, request, response).catch(next),
-    );
+    jsonBody({ anyContentType: false })(request, response, (error?: unknown) => (error ? next(error) : jsonLogin(login, request, response).catch(next)));
   });
   return router;
 }

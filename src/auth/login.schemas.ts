@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { TOKEN_TTL_SECONDS_RANGE } from '../platform/config';
 import { int32 } from '../platform/validation/int32';
 
-const expiresInSchema = int32(TOKEN_TTL_SECONDS_RANGE.min, TOKEN_TTL_SECONDS_RANGE.max).meta({ description: 'Seconds until the access token expires (TOKEN_TTL_SECONDS).' });
+const expiresInSchema = int32(TOKEN_TTL_SECONDS_RANGE.min, TOKEN_TTL_SECONDS_RANGE.max).meta({
+  description: 'Seconds until the access token expires (TOKEN_TTL_SECONDS).',
+});
 
 /** The spec's token call, as Toast-style integrations send it (JSON). */
 export const loginRequestSchema = z
@@ -73,16 +75,18 @@ export const MAX_PUBLISHED_KEYS = 20;
 /** The JSON Web Key Set this service's tokens verify with. */
 export const jwksResponseSchema = z
   .strictObject({
-    keys: z.array(
-      z.strictObject({
-        kid: z.string(),
-        kty: z.enum(['EC', 'OKP']),
-        crv: z.enum(['P-256', 'Ed25519']),
-        x: z.string(),
-        y: z.string().optional(),
-        alg: z.enum(['ES256', 'EdDSA']),
-        use: z.literal('sig'),
-      }),
-    ).max(MAX_PUBLISHED_KEYS),
+    keys: z
+      .array(
+        z.strictObject({
+          kid: z.string(),
+          kty: z.enum(['EC', 'OKP']),
+          crv: z.enum(['P-256', 'Ed25519']),
+          x: z.string(),
+          y: z.string().optional(),
+          alg: z.enum(['ES256', 'EdDSA']),
+          use: z.literal('sig'),
+        }),
+      )
+      .max(MAX_PUBLISHED_KEYS),
   })
   .meta({ id: 'JsonWebKeySet' });

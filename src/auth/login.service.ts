@@ -4,10 +4,7 @@ import { hashClientSecret, verifyClientSecret } from './client-secret';
 import type { LoginThrottle } from './login-throttle';
 import type { IssuedToken, TokenIssuer } from './token-issuer';
 
-export type LoginFailure =
-  | { kind: 'invalid_client' }
-  | { kind: 'invalid_scope'; scope: string }
-  | { kind: 'throttled'; retryAfterSeconds: number };
+export type LoginFailure = { kind: 'invalid_client' } | { kind: 'invalid_scope'; scope: string } | { kind: 'throttled'; retryAfterSeconds: number };
 
 export type LoginResult = { ok: true; token: IssuedToken } | { ok: false; failure: LoginFailure; loggedClientId: string };
 

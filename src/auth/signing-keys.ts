@@ -53,7 +53,9 @@ export async function signingKeysFromJwk(privateJwk: unknown, previous: unknown[
   const alg = algorithmOf(parsed.data);
   const privateKey = (await importJWK(parsed.data as JWK, alg)) as CryptoKey;
   if (previous.length >= MAX_PUBLISHED_KEYS) {
-    throw new ConfigError(`AUTH_PREVIOUS_KEYS_FILE holds ${previous.length} keys; at most ${MAX_PUBLISHED_KEYS - 1} are published beside the signing key: drop those whose tokens have expired`);
+    throw new ConfigError(
+      `AUTH_PREVIOUS_KEYS_FILE holds ${previous.length} keys; at most ${MAX_PUBLISHED_KEYS - 1} are published beside the signing key: drop those whose tokens have expired`,
+    );
   }
   const retired = previous.map((jwk, index) => {
     const result = publicJwkSchema.safeParse(jwk);

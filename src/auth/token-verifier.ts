@@ -1,18 +1,9 @@
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  decodeJwt,
-  errors,
-  jwtVerify,
-  type JWTVerifyGetKey,
-  type JWK,
-} from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTVerifyGetKey, type JWK } from 'jose';
 import { z } from 'zod';
 import { DomainError } from '../platform/errors/domain-error';
 import type { AccessTokenClaims } from '../platform/http/request-context';
 import { TOKEN_ALGORITHMS } from './signing-keys';
 import { VerifiedTokenCache } from './verified-token-cache';
-
 
 interface TrustedIssuer {
   issuer: string;

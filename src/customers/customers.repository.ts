@@ -79,11 +79,7 @@ export async function insertOrFindCustomer(
   return { customer: existing, created: false };
 }
 
-export async function findCustomer(
-  db: Knex | Knex.Transaction,
-  locationId: string,
-  id: string,
-): Promise<CustomerRecord | undefined> {
+export async function findCustomer(db: Knex | Knex.Transaction, locationId: string, id: string): Promise<CustomerRecord | undefined> {
   const row = await db('customers').select(COLUMNS).where({ location_id: locationId, id }).first();
   return row === undefined ? undefined : toRecord(row as CustomerRow);
 }

@@ -28,7 +28,11 @@ export const customerIdParamsSchema = z.object({
 
 export const listCustomersQuerySchema = z.object({
   ...pageQuery({ items: 'Customers', item: 'customer' }, 'oldest first', '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9'),
-  externalReferenceId: identifierText({ min: 1, max: 255, description: "Only the customer with this identifier in the caller's integration (a location holds at most one)." })
+  externalReferenceId: identifierText({
+    min: 1,
+    max: 255,
+    description: "Only the customer with this identifier in the caller's integration (a location holds at most one).",
+  })
     .optional()
     .meta({ example: 'crm-42' }),
 });
@@ -55,7 +59,7 @@ export const customerResponseSchema = z
 
 export const customerListResponseSchema = z
   .strictObject({
-    results: int32(0, 100).meta({ description: 'Number of customers in `customers`: the page\'s length.' }),
+    results: int32(0, 100).meta({ description: "Number of customers in `customers`: the page's length." }),
     customers: z.array(customerResponseSchema).max(100).meta({ description: 'Oldest first.' }),
     hasMore: z.boolean().meta({ description: 'Whether more customers follow: ask again with `startingAfter` the last id of this page.' }),
   })

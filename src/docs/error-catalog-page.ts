@@ -1,7 +1,6 @@
 import { ERROR_CATALOG, type ErrorCode } from '../platform/errors/error-catalog';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The page every ErrorMessage's `link` points into: one row per catalogued

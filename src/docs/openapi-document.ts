@@ -74,7 +74,9 @@ export function buildOpenApiDocument(): OpenApiDocument {
       description: DESCRIPTION,
       license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
     },
-    servers: [{ url: '/', description: 'This service, in whichever environment serves this document (production, staging or local development)', 'x-internal': false }],
+    servers: [
+      { url: '/', description: 'This service, in whichever environment serves this document (production, staging or local development)', 'x-internal': false },
+    ],
     tags: TAGS,
     security: [],
     paths: { ...operationPaths(inReadingOrder(API_OPERATIONS)), ...authPaths, ...healthPaths, ...docsPaths },

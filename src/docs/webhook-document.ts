@@ -11,13 +11,16 @@ const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
   customer: customerResponseSchema,
   payment_method: paymentMethodDataSchema,
   default_payment_method: defaultPaymentMethodResponseSchema,
-  payment_intent: paymentIntentSchema.omit({ sessionSecret: true }).meta({ id: 'PaymentIntentInEvent', description: 'A payment intent as the API answers it, without its session secret.' }),
+  payment_intent: paymentIntentSchema
+    .omit({ sessionSecret: true })
+    .meta({ id: 'PaymentIntentInEvent', description: 'A payment intent as the API answers it, without its session secret.' }),
 };
 
 const WHEN: Record<EventType, string> = {
   'customer.created': 'A customer was created (not when a create found one by its externalReferenceId).',
   'customer.updated': "A customer's fields changed; `previous` holds them as they were.",
-  'customer.deleted': "A customer was erased; `object` is its id, with its personal fields null (and those of its earlier events are nulled too). The removals of its cards, defaults and intents come first, each with its own event.",
+  'customer.deleted':
+    'A customer was erased; `object` is its id, with its personal fields null (and those of its earlier events are nulled too). The removals of its cards, defaults and intents come first, each with its own event.',
   'payment_method.attached': 'A card was saved to a customer.',
   'payment_method.updated': 'A saved card changed (saved again with its fingerprint and another expiry); `previous` holds the expiry it had.',
   'payment_method.detached': 'A card was deleted; `object` is the card as it was. Each default it held is removed first, with its own event.',
@@ -34,7 +37,10 @@ const WHEN: Record<EventType, string> = {
 
 const SIGNATURE_HEADERS = [
   { name: 'webhook-id', description: 'The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it.' },
-  { name: 'webhook-timestamp', description: 'Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes).' },
+  {
+    name: 'webhook-timestamp',
+    description: 'Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes).',
+  },
   {
     name: 'webhook-signature',
     description:
@@ -75,7 +81,13 @@ export function webhookDefinitions(): NonNullable<ZodOpenApiObject['webhooks']> 
             tags: ['Webhooks'],
             summary: type,
             description: `${WHEN[type]} Delivered to each enabled endpoint subscribed to \`${type}\` or \`*\`.`,
-            parameters: SIGNATURE_HEADERS.map((header) => ({ in: 'header' as const, name: header.name, required: true, description: header.description, schema: { type: 'string' as const } })),
+            parameters: SIGNATURE_HEADERS.map((header) => ({
+              in: 'header' as const,
+              name: header.name,
+              required: true,
+              description: header.description,
+              schema: { type: 'string' as const },
+            })),
             requestBody: { required: true, content: { 'application/json': { schema: body } } },
             responses: {
               '200': { description: 'Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint).' },

@@ -19,7 +19,6 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-
 /** The resource an event type is about: the part before its dot (`payment_intent` of `payment_intent.canceled`). */
 export function resourceOf(type: string): string {
   return type.slice(0, type.indexOf('.'));

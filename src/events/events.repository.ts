@@ -67,9 +67,8 @@ export async function findEvent(db: Knex, locationId: string, id: string): Promi
 /** Deletes up to `limit` events made before `before`; answers how many went. */
 export async function purgeEventsBefore(db: Knex, before: Date, limit: number): Promise<number> {
   // RETURNING rather than the affected-row count, which PGlite does not always report.
-  const { rows } = (await db.raw('delete from events where ctid in (select ctid from events where created_at < ? limit ?) returning 1', [
-    before,
-    limit,
-  ])) as { rows: unknown[] };
+  const { rows } = (await db.raw('delete from events where ctid in (select ctid from events where created_at < ? limit ?) returning 1', [before, limit])) as {
+    rows: unknown[];
+  };
   return rows.length;
 }

@@ -19,7 +19,12 @@ export class EventsService {
    * One customer's events: a customer of the location, or one erased since
    * (its history stays readable, without its personal data); any other id is a 404.
    */
-  async ofCustomer(db: Knex, locationId: string, customerId: string, query: Omit<EventQuery, 'customerId'>): Promise<{ events: EventRecord[]; hasMore: boolean }> {
+  async ofCustomer(
+    db: Knex,
+    locationId: string,
+    customerId: string,
+    query: Omit<EventQuery, 'customerId'>,
+  ): Promise<{ events: EventRecord[]; hasMore: boolean }> {
     const page = await listEvents(db, locationId, { ...query, customerId });
     if (page.events.length === 0 && !(await isOrWasCustomer(db, locationId, customerId))) throw new DomainError('CUSTOMER_NOT_FOUND');
     return page;

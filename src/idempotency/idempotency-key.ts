@@ -35,5 +35,7 @@ function canonicalJson(value: unknown): string {
 /** What makes two requests "the same request" for a key: method, path and body. */
 export function requestFingerprint(request: Request): string {
   const path = request.originalUrl.split('?')[0];
-  return createHash('sha256').update(`${request.method} ${path}\n${canonicalJson(request.body)}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${request.method} ${path}\n${canonicalJson(request.body)}`)
+    .digest('base64url');
 }

@@ -14,9 +14,7 @@ export interface StoredReply {
   body: unknown;
 }
 
-export type IdempotencyRecord =
-  | { state: 'in_progress'; fingerprint: string }
-  | { state: 'completed'; fingerprint: string; reply: StoredReply };
+export type IdempotencyRecord = { state: 'in_progress'; fingerprint: string } | { state: 'completed'; fingerprint: string; reply: StoredReply };
 
 interface IdempotencyRow {
   state: 'in_progress' | 'completed';
@@ -72,12 +70,7 @@ export async function findIdempotencyKey(db: Knex, scope: IdempotencyScope): Pro
  * with. False when the claim was lost (taken over after the lock timeout):
  * the caller must then roll back, or the request would take effect twice.
  */
-export async function completeIdempotencyKey(
-  trx: Knex.Transaction,
-  scope: IdempotencyScope,
-  claimToken: string,
-  reply: StoredReply,
-): Promise<boolean> {
+export async function completeIdempotencyKey(trx: Knex.Transaction, scope: IdempotencyScope, claimToken: string, reply: StoredReply): Promise<boolean> {
   const updated = await trx('idempotency_keys')
     .where({ ...scopeColumns(scope), claim_token: claimToken, state: 'in_progress' })
     .update({ state: 'completed', response_status: reply.status, response_body: JSON.stringify(reply.body) })
@@ -92,7 +85,10 @@ export async function completeIdempotencyKey(
  */
 export async function releaseIdempotencyKey(db: Knex, scope: IdempotencyScope, claimToken: string): Promise<number> {
   // Counted from `returning`: PGlite's Knex driver does not answer a count for a bare delete.
-  const released = await db('idempotency_keys').where({ ...scopeColumns(scope), claim_token: claimToken, state: 'in_progress' }).delete().returning('key');
+  const released = await db('idempotency_keys')
+    .where({ ...scopeColumns(scope), claim_token: claimToken, state: 'in_progress' })
+    .delete()
+    .returning('key');
   return released.length;
 }
 

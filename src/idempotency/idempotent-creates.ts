@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { DomainError } from '../platform/errors/domain-error';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  findIdempotencyKey,
-  type IdempotencyScope,
-  type StoredReply,
-} from './idempotency-keys.repository';
+import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyKey, type IdempotencyScope, type StoredReply } from './idempotency-keys.repository';
 import { PendingReleases } from './pending-releases';
 
 export interface IdempotencySettings {
@@ -22,9 +16,7 @@ export interface IdempotencySettings {
 /** Past the statement timeout, for the server to end the statement and the answer to be read. */
 const CLAIM_SETTLE_MARGIN_MS = 1000;
 
-export type IdempotentOutcome =
-  | { kind: 'fresh'; reply: StoredReply }
-  | { kind: 'replayed'; reply: StoredReply };
+export type IdempotentOutcome = { kind: 'fresh'; reply: StoredReply } | { kind: 'replayed'; reply: StoredReply };
 
 /**
  * Runs creating requests at most once per Idempotency-Key, after the IETF
@@ -46,7 +38,10 @@ export class IdempotentCreates {
     private readonly db: Knex,
     private readonly settings: IdempotencySettings,
   ) {
-    this.releases = new PendingReleases(db, { lockTimeoutMs: settings.lockTimeoutSeconds * 1000, claimSettleMs: settings.statementTimeoutMs + CLAIM_SETTLE_MARGIN_MS });
+    this.releases = new PendingReleases(db, {
+      lockTimeoutMs: settings.lockTimeoutSeconds * 1000,
+      claimSettleMs: settings.statementTimeoutMs + CLAIM_SETTLE_MARGIN_MS,
+    });
   }
 
   /**

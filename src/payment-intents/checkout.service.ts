@@ -116,7 +116,11 @@ export class CheckoutService {
     const move =
       outcome.status === 'captured'
         ? {
-            changes: { status: 'SUCCEEDED', latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount }, captureBefore: null } satisfies IntentChanges,
+            changes: {
+              status: 'SUCCEEDED',
+              latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount },
+              captureBefore: null,
+            } satisfies IntentChanges,
             event: 'payment_intent.succeeded' as const,
           }
         : { changes: { lastPaymentError: outcome.error } satisfies IntentChanges, event: 'payment_intent.payment_failed' as const };
@@ -193,10 +197,17 @@ export class CheckoutService {
         capture: intent.captureMethod === 'AUTOMATIC',
       });
     } catch (error) {
-      this.logger.warn({ err: error, paymentIntentId: intent.id, processor: this.processor.name }, 'the processor did not answer; the intent stays PROCESSING until it does');
+      this.logger.warn(
+        { err: error, paymentIntentId: intent.id, processor: this.processor.name },
+        'the processor did not answer; the intent stays PROCESSING until it does',
+      );
       return intent;
     }
-    const moved = await moveAttempt(db, context, intent, { from: ['PROCESSING'], attempt: intent.paymentAttempts, ...this.authorizationMove(payment, outcome) });
+    const moved = await moveAttempt(db, context, intent, {
+      from: ['PROCESSING'],
+      attempt: intent.paymentAttempts,
+      ...this.authorizationMove(payment, outcome),
+    });
     // Settled by someone else first (a recovery, or the confirm itself): as it now stands.
     return moved ?? this.find(db, context.locationId, intent.id);
   }
@@ -204,7 +215,12 @@ export class CheckoutService {
   private authorizationMove(payment: LatestPayment, outcome: AuthorizeOutcome) {
     if (outcome.status !== 'approved') {
       return {
-        changes: { status: 'REQUIRES_PAYMENT_METHOD', paymentMethodId: null, lastPaymentError: outcome.error, latestPayment: { ...payment, status: 'FAILED' } } satisfies IntentChanges,
+        changes: {
+          status: 'REQUIRES_PAYMENT_METHOD',
+          paymentMethodId: null,
+          lastPaymentError: outcome.error,
+          latestPayment: { ...payment, status: 'FAILED' },
+        } satisfies IntentChanges,
         event: 'payment_intent.payment_failed' as const,
       };
     }
@@ -251,11 +267,20 @@ export class CheckoutService {
     const move =
       outcome.status === 'voided'
         ? {
-            changes: { status: 'CANCELED', cancellationReason: reason, latestPayment: { ...payment, status: 'VOIDED' }, captureBefore: null } satisfies IntentChanges,
+            changes: {
+              status: 'CANCELED',
+              cancellationReason: reason,
+              latestPayment: { ...payment, status: 'VOIDED' },
+              captureBefore: null,
+            } satisfies IntentChanges,
             event: 'payment_intent.canceled' as const,
           }
         : {
-            changes: { status: 'SUCCEEDED', latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount }, captureBefore: null } satisfies IntentChanges,
+            changes: {
+              status: 'SUCCEEDED',
+              latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount },
+              captureBefore: null,
+            } satisfies IntentChanges,
             event: 'payment_intent.succeeded' as const,
           };
     return moveAttempt(db, context, intent, { from: ['REQUIRES_CAPTURE'], attempt: intent.paymentAttempts, ...move });

@@ -29,7 +29,10 @@ export function refuseUnless(operation: IntentOperation, status: PaymentIntentSt
 
 /** 404 naming `paymentMethodId`: only a saved card of the intent's customer can be attached to it or pay it. */
 export function notTheCustomersCard(): DomainError {
-  return new DomainError('PAYMENT_METHOD_NOT_FOUND', { fieldName: 'paymentMethodId', message: "The payment method is not a saved card of the payment intent's customer." });
+  return new DomainError('PAYMENT_METHOD_NOT_FOUND', {
+    fieldName: 'paymentMethodId',
+    message: "The payment method is not a saved card of the payment intent's customer.",
+  });
 }
 
 const INTERNAL_FIELDS: ReadonlySet<keyof IntentChanges> = new Set(['paymentAttempts', 'processorReference', 'captureBefore']);

@@ -3,14 +3,7 @@
  * service, its 409 answers, its OpenAPI document and the tests of every
  * (status, operation) pair all read.
  */
-export const PAYMENT_INTENT_STATUSES = [
-  'REQUIRES_PAYMENT_METHOD',
-  'REQUIRES_CONFIRMATION',
-  'PROCESSING',
-  'REQUIRES_CAPTURE',
-  'SUCCEEDED',
-  'CANCELED',
-] as const;
+export const PAYMENT_INTENT_STATUSES = ['REQUIRES_PAYMENT_METHOD', 'REQUIRES_CONFIRMATION', 'PROCESSING', 'REQUIRES_CAPTURE', 'SUCCEEDED', 'CANCELED'] as const;
 
 export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
@@ -33,14 +26,29 @@ const UNPAID = ['REQUIRES_PAYMENT_METHOD', 'REQUIRES_CONFIRMATION'] as const;
 
 export const PAYMENT_INTENT_MOVES: readonly IntentMove[] = [
   { by: 'update', from: UNPAID, to: 'REQUIRES_CONFIRMATION', when: 'a `paymentMethodId` is attached' },
-  { by: 'update', from: ['REQUIRES_CONFIRMATION'], to: 'REQUIRES_PAYMENT_METHOD', when: 'the card is detached (`paymentMethodId: null`, or another `customerId`)' },
+  {
+    by: 'update',
+    from: ['REQUIRES_CONFIRMATION'],
+    to: 'REQUIRES_PAYMENT_METHOD',
+    when: 'the card is detached (`paymentMethodId: null`, or another `customerId`)',
+  },
   { by: 'confirm', from: UNPAID, to: 'PROCESSING', when: 'committed before the processor is asked' },
   { by: 'processor', from: ['PROCESSING'], to: 'REQUIRES_CAPTURE', when: 'the card is approved and `captureMethod` is MANUAL' },
   { by: 'processor', from: ['PROCESSING'], to: 'SUCCEEDED', when: 'the card is approved and `captureMethod` is AUTOMATIC' },
   { by: 'processor', from: ['PROCESSING'], to: 'REQUIRES_PAYMENT_METHOD', when: 'the card is declined or the processor fails (`lastPaymentError` says why)' },
-  { by: 'capture', from: ['REQUIRES_CAPTURE'], to: 'SUCCEEDED', when: 'the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`)' },
+  {
+    by: 'capture',
+    from: ['REQUIRES_CAPTURE'],
+    to: 'SUCCEEDED',
+    when: 'the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`)',
+  },
   { by: 'cancel', from: [...UNPAID, 'REQUIRES_CAPTURE'], to: 'CANCELED', when: 'an authorization is voided at the processor first' },
-  { by: 'capture window', from: ['REQUIRES_CAPTURE'], to: 'CANCELED', when: 'not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC' },
+  {
+    by: 'capture window',
+    from: ['REQUIRES_CAPTURE'],
+    to: 'CANCELED',
+    when: 'not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC',
+  },
 ];
 
 /** Every status an intent may move to from `from`, by any cause. */

@@ -319,7 +319,7 @@ export async function stuckInProcessing(db: Knex, olderThanSeconds: number, limi
   const rows = (await db(TABLE)
     .select([...COLUMNS])
     .where('status', 'PROCESSING')
-    .where('updated_at', '<', db.raw("now() - make_interval(secs => ?)", [olderThanSeconds]))
+    .where('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [olderThanSeconds]))
     .orderBy('updated_at')
     .limit(limit)) as PaymentIntentRow[];
   return rows.map(toRecord);
@@ -332,8 +332,14 @@ export interface PaymentIntentQuery extends PageQuery {
 }
 
 /** A page of the location's intents, newest first. */
-export async function listPaymentIntents(db: Knex, locationId: string, query: PaymentIntentQuery): Promise<{ intents: PaymentIntentRecord[]; hasMore: boolean }> {
-  const rows = db(TABLE).select([...COLUMNS]).where('location_id', locationId);
+export async function listPaymentIntents(
+  db: Knex,
+  locationId: string,
+  query: PaymentIntentQuery,
+): Promise<{ intents: PaymentIntentRecord[]; hasMore: boolean }> {
+  const rows = db(TABLE)
+    .select([...COLUMNS])
+    .where('location_id', locationId);
   if (query.customerId !== undefined) rows.where('customer_id', query.customerId);
   if (query.status !== undefined) rows.where('status', query.status);
   if (query.externalReferenceId !== undefined) rows.where('external_reference_id', query.externalReferenceId);

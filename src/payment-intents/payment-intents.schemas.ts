@@ -27,7 +27,10 @@ const TIP_CHECK = { message: TIP_EXCEEDS_AMOUNT, path: ['amountDetails', 'tip'],
 export const createPaymentIntentRequestSchema = z
   .strictObject({
     amount: amountSchema.meta({ description: 'Amount in minor units of the currency (cents for USD).' }),
-    currency: z.string().regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.', abort: true }).length(3),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.', abort: true })
+      .length(3),
     externalReferenceId: identifierText({ min: 1, max: 255, description: "The caller's reference, e.g. its order's id." }),
     customerId: uuidValue.optional().meta({ description: 'A customer of this location.' }),
     captureMethod: z.enum(CAPTURE_METHODS).default('MANUAL'),
@@ -62,11 +65,13 @@ export const updatePaymentIntentRequestSchema = z
     amountDetails: z.strictObject({ tip: tipSchema }).optional(),
     email: z.email().max(254).nullable().optional().meta({ description: '`null` clears it.' }),
     customerId: uuidValue.nullable().optional().meta({
-      description: 'A customer of this location; `null` clears it. Another customer detaches an attached card (back to REQUIRES_PAYMENT_METHOD) unless `paymentMethodId` names one of the new customer\'s.',
+      description:
+        "A customer of this location; `null` clears it. Another customer detaches an attached card (back to REQUIRES_PAYMENT_METHOD) unless `paymentMethodId` names one of the new customer's.",
     }),
     externalReferenceId: identifierText({ min: 1, max: 255, description: "The caller's reference, e.g. its order's id." }).optional(),
     paymentMethodId: uuidValue.nullable().optional().meta({
-      description: "A saved card of the intent's customer to pay with: the intent moves to REQUIRES_CONFIRMATION. `null` detaches it (back to REQUIRES_PAYMENT_METHOD).",
+      description:
+        "A saved card of the intent's customer to pay with: the intent moves to REQUIRES_CONFIRMATION. `null` detaches it (back to REQUIRES_PAYMENT_METHOD).",
     }),
   })
   .refine(tipWithinAmount, TIP_CHECK)
@@ -206,8 +211,7 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
     customerId: intent.customerId,
     amountDetails: { tip: intent.tip },
     email: intent.email,
-    paymentMethodConfigurationDetails:
-      intent.paymentMethodConfigurationId === null ? null : { id: intent.paymentMethodConfigurationId },
+    paymentMethodConfigurationDetails: intent.paymentMethodConfigurationId === null ? null : { id: intent.paymentMethodConfigurationId },
     standingInstructionType: intent.standingInstructionType,
     offSession: intent.offSession,
     latestPayment: intent.latestPayment === null ? null : toPayment(intent.latestPayment),
@@ -223,7 +227,7 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
 
 export const paymentIntentListResponseSchema = z
   .strictObject({
-    results: int32(0, 100).meta({ description: 'Number of intents in `paymentIntents`: the page\'s length.' }),
+    results: int32(0, 100).meta({ description: "Number of intents in `paymentIntents`: the page's length." }),
     paymentIntents: z.array(paymentIntentSchema).max(100).meta({ description: 'Newest first.' }),
     hasMore: z.boolean().meta({ description: 'Whether more intents follow: ask again with `startingAfter` the last id of this page.' }),
   })

@@ -19,12 +19,7 @@ import {
   type PaymentIntentQuery,
   type PaymentIntentRecord,
 } from './payment-intents.repository';
-import {
-  TIP_EXCEEDS_AMOUNT,
-  toPaymentIntentEventObject,
-  type CreatePaymentIntentInput,
-  type UpdatePaymentIntentInput,
-} from './payment-intents.schemas';
+import { TIP_EXCEEDS_AMOUNT, toPaymentIntentEventObject, type CreatePaymentIntentInput, type UpdatePaymentIntentInput } from './payment-intents.schemas';
 
 import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from './session-secret';
 
@@ -117,7 +112,10 @@ export class PaymentIntentsService {
       }
       // Another customer: the card attached was the last one's.
       if (customerId !== intent.customerId && input.paymentMethodId === undefined) wanted.paymentMethodId = null;
-      if (input.paymentMethodId != null && (customerId === null || (await lockPaymentMethod(trx, locationId, customerId, input.paymentMethodId)) === undefined)) {
+      if (
+        input.paymentMethodId != null &&
+        (customerId === null || (await lockPaymentMethod(trx, locationId, customerId, input.paymentMethodId)) === undefined)
+      ) {
         throw notTheCustomersCard();
       }
       const paymentMethodId = wanted.paymentMethodId === undefined ? intent.paymentMethodId : wanted.paymentMethodId;

@@ -38,18 +38,7 @@ interface PaymentMethodRow {
   created_at: Date;
 }
 
-const COLUMNS = [
-  'location_id',
-  'id',
-  'customer_id',
-  'type',
-  'card_brand',
-  'last_four',
-  'exp_month',
-  'exp_year',
-  'fingerprint',
-  'created_at',
-] as const;
+const COLUMNS = ['location_id', 'id', 'customer_id', 'type', 'card_brand', 'last_four', 'exp_month', 'exp_year', 'fingerprint', 'created_at'] as const;
 
 function toRecord(row: PaymentMethodRow): PaymentMethodRecord {
   return {
@@ -85,11 +74,7 @@ export async function lockCustomerForCards(trx: Knex.Transaction, locationId: st
  * customer holds fewer than `maxCards` (undefined otherwise): run it after
  * `lockCustomerForCards`, so that the count it reads is not raced.
  */
-export async function upsertPaymentMethod(
-  db: Knex | Knex.Transaction,
-  card: NewPaymentMethod,
-  maxCards: number,
-): Promise<SavedPaymentMethod | undefined> {
+export async function upsertPaymentMethod(db: Knex | Knex.Transaction, card: NewPaymentMethod, maxCards: number): Promise<SavedPaymentMethod | undefined> {
   const result = await db.raw<{ rows: Array<PaymentMethodRow & { created: boolean; previous_exp_month: string | null; previous_exp_year: string | null }> }>(
     `insert into payment_methods
        (location_id, id, customer_id, type, card_brand, last_four, exp_month, exp_year, fingerprint)
@@ -148,15 +133,8 @@ export async function listCustomerPaymentMethods(
   return rows.filter((row): row is PaymentMethodRow => row.id !== null).map(toRecord);
 }
 
-export async function findPaymentMethodOwner(
-  db: Knex | Knex.Transaction,
-  locationId: string,
-  paymentMethodId: string,
-): Promise<string | undefined> {
-  const row = await db('payment_methods')
-    .select('customer_id')
-    .where({ location_id: locationId, id: paymentMethodId })
-    .first();
+export async function findPaymentMethodOwner(db: Knex | Knex.Transaction, locationId: string, paymentMethodId: string): Promise<string | undefined> {
+  const row = await db('payment_methods').select('customer_id').where({ location_id: locationId, id: paymentMethodId }).first();
   return (row as { customer_id: string } | undefined)?.customer_id;
 }
 
@@ -181,12 +159,7 @@ const CARD_OF_CUSTOMER = preparedStatement(
 const CARD_OF_CUSTOMER_FOR_UPDATE = preparedStatement('payment_method_of_customer_for_update', `${CARD_OF_CUSTOMER.text} for update`);
 
 /** The customer's card, locked until the transaction ends (an update reads it first, for its event's `previous`). */
-export async function lockPaymentMethod(
-  trx: Knex.Transaction,
-  locationId: string,
-  customerId: string,
-  id: string,
-): Promise<PaymentMethodRecord | undefined> {
+export async function lockPaymentMethod(trx: Knex.Transaction, locationId: string, customerId: string, id: string): Promise<PaymentMethodRecord | undefined> {
   const [row] = await runPrepared<PaymentMethodRow>(trx, CARD_OF_CUSTOMER_FOR_UPDATE, [locationId, customerId, id]);
   return row === undefined ? undefined : toRecord(row);
 }
@@ -199,8 +172,7 @@ export async function cardWithFingerprint(
   fingerprint: string,
 ): Promise<string | undefined> {
   const row = (await db('payment_methods').select('id').where({ location_id: locationId, customer_id: customerId, fingerprint }).first()) as
-    | { id: string }
-    | undefined;
+    { id: string } | undefined;
   return row?.id;
 }
 

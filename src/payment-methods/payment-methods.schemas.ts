@@ -5,7 +5,10 @@ import { identifierText, safeText, uuidValue } from '../platform/validation/text
 import { CARD_TYPES, cardTypeOf } from './card-brand';
 import type { PaymentMethodRecord } from './payment-methods.repository';
 
-const lastFour = z.string().regex(/^\d{4}$/, { message: 'Must be four digits.', abort: true }).length(4);
+const lastFour = z
+  .string()
+  .regex(/^\d{4}$/, { message: 'Must be four digits.', abort: true })
+  .length(4);
 
 /** How many years ahead an expiry may be; a later one is a typing mistake, not a card. */
 const MAX_EXPIRY_YEARS_AHEAD = 50;
@@ -23,20 +26,18 @@ const year = z
   .max(4)
   .transform((value) => (value.length === 2 ? `20${value}` : value));
 
-const expiry = z
-  .strictObject({ month, year })
-  .superRefine((value, context) => {
-    // zod still runs this refinement when month or year failed their own checks.
-    if (!/^\d{2}$/.test(value.month) || !/^\d{4}$/.test(value.year)) return;
-    const now = new Date();
-    const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
-    const expiryMonth = Number(value.year) * 12 + Number(value.month) - 1;
-    if (expiryMonth < thisMonth) {
-      context.addIssue({ code: 'custom', message: 'The card has expired.' });
-    } else if (Number(value.year) > now.getUTCFullYear() + MAX_EXPIRY_YEARS_AHEAD) {
-      context.addIssue({ code: 'custom', path: ['year'], message: 'The expiry year is too far ahead.' });
-    }
-  });
+const expiry = z.strictObject({ month, year }).superRefine((value, context) => {
+  // zod still runs this refinement when month or year failed their own checks.
+  if (!/^\d{2}$/.test(value.month) || !/^\d{4}$/.test(value.year)) return;
+  const now = new Date();
+  const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
+  const expiryMonth = Number(value.year) * 12 + Number(value.month) - 1;
+  if (expiryMonth < thisMonth) {
+    context.addIssue({ code: 'custom', message: 'The card has expired.' });
+  } else if (Number(value.year) > now.getUTCFullYear() + MAX_EXPIRY_YEARS_AHEAD) {
+    context.addIssue({ code: 'custom', path: ['year'], message: 'The expiry year is too far ahead.' });
+  }
+});
 
 const contextName = identifierText({
   min: 1,
@@ -102,7 +103,10 @@ export const updatePaymentMethodRequestSchema = z
       description: "The vault's fingerprint of the renewed card number; another card of the customer holding it is a 409.",
     }).optional(),
   })
-  .meta({ id: 'UpdatePaymentMethodRequest', example: { card: { lastFour: '4242', expiry: { month: '09', year: '2033' } }, fingerprint: 'fp_2c9a0b7e55d1f3e4' } });
+  .meta({
+    id: 'UpdatePaymentMethodRequest',
+    example: { card: { lastFour: '4242', expiry: { month: '09', year: '2033' } }, fingerprint: 'fp_2c9a0b7e55d1f3e4' },
+  });
 
 export type UpdatePaymentMethodInput = z.output<typeof updatePaymentMethodRequestSchema>;
 

@@ -41,9 +41,7 @@ export interface AuthorizeRequest extends KeyedRequest {
 }
 
 export type AuthorizeOutcome =
-  | { status: 'approved'; reference: string; captured: boolean }
-  | { status: 'declined'; error: PaymentError }
-  | { status: 'failed'; error: PaymentError };
+  { status: 'approved'; reference: string; captured: boolean } | { status: 'declined'; error: PaymentError } | { status: 'failed'; error: PaymentError };
 
 export interface CaptureRequest extends KeyedRequest {
   /** What the authorization answered (`approved.reference`). */

@@ -42,7 +42,11 @@ const REMEMBER = preparedStatement(
 type Operation = 'authorize' | 'capture' | 'void';
 type AuthorizationState = 'authorized' | 'captured' | 'voided';
 
-const NO_AUTHORIZATION: PaymentError = { code: 'authorization_not_found', declineCode: null, message: 'The processor holds no approved authorization by this reference.' };
+const NO_AUTHORIZATION: PaymentError = {
+  code: 'authorization_not_found',
+  declineCode: null,
+  message: 'The processor holds no approved authorization by this reference.',
+};
 
 /**
  * A processor for development and tests that behaves like one: it decides by
@@ -136,7 +140,11 @@ export class SandboxProcessor implements PaymentProcessor {
     request: { locationId: string; idempotencyKey: string; amount?: number },
     operation: Operation,
     outcome: T,
-    authorization: { state: AuthorizationState | null; captureFails: boolean; capturedAmount: number | null } = { state: null, captureFails: false, capturedAmount: null },
+    authorization: { state: AuthorizationState | null; captureFails: boolean; capturedAmount: number | null } = {
+      state: null,
+      captureFails: false,
+      capturedAmount: null,
+    },
   ): Promise<T> {
     const inserted = await runPrepared<{ outcome: T }>(this.db, REMEMBER, [
       request.locationId,

@@ -33,10 +33,7 @@ const REDACTED_ANYWHERE = [
 ];
 
 /** The wildcard paths match one level down; the same names at the top level are redacted too. */
-export const REDACTED_PATHS = [
-  ...REDACTED_ANYWHERE,
-  ...REDACTED_ANYWHERE.filter((path) => path.startsWith('*.')).map((path) => path.slice(2)),
-];
+export const REDACTED_PATHS = [...REDACTED_ANYWHERE, ...REDACTED_ANYWHERE.filter((path) => path.startsWith('*.')).map((path) => path.slice(2))];
 
 /** `traceId` and `spanId` of the active span; nothing without one (tracing off: the API's no-op answers undefined). */
 function traceOfActiveSpan(): object {

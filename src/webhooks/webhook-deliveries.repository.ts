@@ -200,7 +200,12 @@ export async function recordAttempts(db: Knex, records: readonly AttemptRecord[]
 }
 
 /** New deliveries of one event, for a redelivery: to these endpoints, due now. */
-export async function insertDeliveries(db: Knex, locationId: string, eventId: string, endpointIds: readonly string[]): Promise<Array<{ id: string; endpointId: string; eventId: string }>> {
+export async function insertDeliveries(
+  db: Knex,
+  locationId: string,
+  eventId: string,
+  endpointIds: readonly string[],
+): Promise<Array<{ id: string; endpointId: string; eventId: string }>> {
   const rows = endpointIds.map((endpointId) => ({ location_id: locationId, id: uuidv7(), endpoint_id: endpointId, event_id: eventId, status: 'PENDING' }));
   if (rows.length > 0) await db('webhook_deliveries').insert(rows);
   return rows.map((row) => ({ id: row.id, endpointId: row.endpoint_id, eventId }));

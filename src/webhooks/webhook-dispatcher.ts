@@ -178,7 +178,14 @@ export class WebhookDispatcher {
     const { event, endpoint } = delivery;
     const now = Date.now();
     await this.recorder.record({ delivery, result: { ...sent, outcome: sent.ok ? 'SUCCEEDED' : 'FAILED' }, next });
-    const log = { endpointId: endpoint.id, eventId: event.id, deliveryId: delivery.id, attempt: delivery.attempt, statusCode: sent.statusCode, durationMs: sent.durationMs };
+    const log = {
+      endpointId: endpoint.id,
+      eventId: event.id,
+      deliveryId: delivery.id,
+      attempt: delivery.attempt,
+      statusCode: sent.statusCode,
+      durationMs: sent.durationMs,
+    };
     if (sent.ok) {
       this.logger.debug(log, 'webhook delivered');
       return;

@@ -71,7 +71,10 @@ export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
 }
 
 /** A transaction-scoped lock on a location's endpoints: creates at one location take turns, other locations never wait. */
-const LOCK_LOCATION_ENDPOINTS = preparedStatement('lock_location_webhook_endpoints', "select pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || ?, 0))");
+const LOCK_LOCATION_ENDPOINTS = preparedStatement(
+  'lock_location_webhook_endpoints',
+  "select pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || ?, 0))",
+);
 
 /** Inserted only while the location holds fewer than `max` endpoints; read after the lock, so the count is current. */
 const INSERT_ENDPOINT_WITHIN = preparedStatement(

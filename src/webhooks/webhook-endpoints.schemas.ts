@@ -59,12 +59,10 @@ const enabledEvents = z
 
 const description = safeText({ max: 1024 }).meta({ description: 'A note for the integrator: what receives these events.', example: 'Order service' });
 
-export const createWebhookEndpointSchema = z
-  .strictObject({ url, enabledEvents, description: description.optional() })
-  .meta({
-    id: 'CreateWebhookEndpointRequest',
-    example: { url: 'https://shop.example.com/webhooks/payment-profiles', enabledEvents: ['*'], description: 'Order service' },
-  });
+export const createWebhookEndpointSchema = z.strictObject({ url, enabledEvents, description: description.optional() }).meta({
+  id: 'CreateWebhookEndpointRequest',
+  example: { url: 'https://shop.example.com/webhooks/payment-profiles', enabledEvents: ['*'], description: 'Order service' },
+});
 export type CreateWebhookEndpointInput = z.output<typeof createWebhookEndpointSchema>;
 
 export const updateWebhookEndpointSchema = z
@@ -95,7 +93,12 @@ const endpointFields = {
   description: z.string().nullable(),
   enabledEvents: z.array(z.enum(SUBSCRIBABLE)).max(SUBSCRIBABLE.length),
   status: z.enum(ENDPOINT_STATUSES),
-  disabledReason: z.enum(DISABLED_REASONS).nullable().meta({ description: 'Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS).' }),
+  disabledReason: z
+    .enum(DISABLED_REASONS)
+    .nullable()
+    .meta({
+      description: 'Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS).',
+    }),
   createdAt: z.string(),
 };
 
@@ -126,7 +129,9 @@ export const webhookEndpointListSchema = z
 
 export const attemptsQuerySchema = z.object({
   limit: pageLimit('Attempts'),
-  startingAfter: uuidValue.optional().meta({ description: 'The last attempt of the previous page (its `id`).', example: '019ab3c7-2c3d-7e4f-9051-627384950617' }),
+  startingAfter: uuidValue
+    .optional()
+    .meta({ description: 'The last attempt of the previous page (its `id`).', example: '019ab3c7-2c3d-7e4f-9051-627384950617' }),
   outcome: z.enum(ATTEMPT_OUTCOMES).optional().meta({ description: 'Only the attempts with this outcome.', example: 'FAILED' }),
 });
 
@@ -171,18 +176,26 @@ export const attemptListSchema = z
 
 export const redeliverSchema = z
   .strictObject({
-    endpointId: uuidValue.optional().meta({ description: 'Only to this endpoint (it must be enabled); every enabled endpoint subscribed to the type when left out.' }),
+    endpointId: uuidValue
+      .optional()
+      .meta({ description: 'Only to this endpoint (it must be enabled); every enabled endpoint subscribed to the type when left out.' }),
   })
   .meta({ id: 'RedeliverRequest', example: { endpointId: ENDPOINT_EXAMPLE.id } });
 
 export const redeliveryListSchema = z
   .strictObject({
     results: int32(0, 1000),
-    deliveries: z.array(z.strictObject({ id: z.uuid(), endpointId: z.uuid(), eventId: z.uuid() })).max(WEBHOOK_MAX_ENDPOINTS_PER_LOCATION_BOUND).meta({
-      description: 'The deliveries queued: each is attempted shortly, and retried on the usual schedule.',
-    }),
+    deliveries: z
+      .array(z.strictObject({ id: z.uuid(), endpointId: z.uuid(), eventId: z.uuid() }))
+      .max(WEBHOOK_MAX_ENDPOINTS_PER_LOCATION_BOUND)
+      .meta({
+        description: 'The deliveries queued: each is attempted shortly, and retried on the usual schedule.',
+      }),
   })
-  .meta({ id: 'RedeliveryList', example: { results: 1, deliveries: [{ id: ATTEMPT_EXAMPLE.deliveryId, endpointId: ENDPOINT_EXAMPLE.id, eventId: ATTEMPT_EXAMPLE.eventId }] } });
+  .meta({
+    id: 'RedeliveryList',
+    example: { results: 1, deliveries: [{ id: ATTEMPT_EXAMPLE.deliveryId, endpointId: ENDPOINT_EXAMPLE.id, eventId: ATTEMPT_EXAMPLE.eventId }] },
+  });
 
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 

@@ -114,7 +114,12 @@ export class WebhookEndpointsService {
    * Queues the event again: to one endpoint (which must be enabled, and gets
    * it whatever its subscriptions), or to every enabled endpoint subscribed to its type.
    */
-  async redeliver(db: Knex, locationId: string, eventId: string, endpointId: string | undefined): Promise<Array<{ id: string; endpointId: string; eventId: string }>> {
+  async redeliver(
+    db: Knex,
+    locationId: string,
+    eventId: string,
+    endpointId: string | undefined,
+  ): Promise<Array<{ id: string; endpointId: string; eventId: string }>> {
     const event = await findEvent(db, locationId, eventId);
     if (event === undefined) throw new DomainError('EVENT_NOT_FOUND');
     let targets: WebhookEndpointRecord[];
@@ -126,7 +131,12 @@ export class WebhookEndpointsService {
       if (endpoint.status !== 'ENABLED') throw new DomainError('WEBHOOK_ENDPOINT_DISABLED', { fieldName: 'endpointId' });
       targets = [endpoint];
     }
-    return insertDeliveries(db, locationId, event.id, targets.map((endpoint) => endpoint.id));
+    return insertDeliveries(
+      db,
+      locationId,
+      event.id,
+      targets.map((endpoint) => endpoint.id),
+    );
   }
 
   private checkUrl(url: string): void {

@@ -55,21 +55,37 @@ function everySchema(node: unknown, where: string, found: Array<{ where: string;
 }
 
 describe('the document states what the service accepts', () => {
-  const typeFilters = () => operations().flatMap(({ path, operation }) => parametersOf(operation).filter((p) => p.name === 'type' && p.in === 'query').map((p) => ({ path, schema: p.schema })));
+  const typeFilters = () =>
+    operations().flatMap(({ path, operation }) =>
+      parametersOf(operation)
+        .filter((p) => p.name === 'type' && p.in === 'query')
+        .map((p) => ({ path, schema: p.schema })),
+    );
 
   it('the events `type` filter is an enum of every type and every `resource.*`, each accepted, and nothing else', async () => {
     const resources = [...new Set(EVENT_TYPES.map((type) => type.split('.')[0]))].map((resource) => `${resource}.*`);
     expect(typeFilters()).toHaveLength(2);
     for (const { path, schema } of typeFilters()) {
       expect([...(schema.enum as string[])].sort()).toEqual([...EVENT_TYPES, ...resources].sort());
-      for (const value of schema.enum as string[]) await request(testApp.app).get(`${concrete(path)}?type=${encodeURIComponent(value)}`).set(testApp.as(location)).expect(200);
-      const refused = await request(testApp.app).get(`${concrete(path)}?type=payment_method.attach`).set(testApp.as(location)).expect(400);
+      for (const value of schema.enum as string[])
+        await request(testApp.app)
+          .get(`${concrete(path)}?type=${encodeURIComponent(value)}`)
+          .set(testApp.as(location))
+          .expect(200);
+      const refused = await request(testApp.app)
+        .get(`${concrete(path)}?type=payment_method.attach`)
+        .set(testApp.as(location))
+        .expect(400);
       expect(refused.body.fieldName).toBe('type');
     }
   });
 
   it('every `limit` is an integer from 1 to 100, and the service takes exactly those', async () => {
-    const limits = operations().flatMap(({ path, method, operation }) => parametersOf(operation).filter((p) => p.name === 'limit').map((p) => ({ path, method, schema: p.schema })));
+    const limits = operations().flatMap(({ path, method, operation }) =>
+      parametersOf(operation)
+        .filter((p) => p.name === 'limit')
+        .map((p) => ({ path, method, schema: p.schema })),
+    );
     expect(limits.length).toBeGreaterThanOrEqual(6);
     for (const { path, schema } of limits) {
       expect({ path, type: schema.type, minimum: schema.minimum, maximum: schema.maximum }).toEqual({ path, type: 'integer', minimum: 1, maximum: 100 });
@@ -96,7 +112,7 @@ describe('the document states what the service accepts', () => {
   });
 });
 
-describe('CORS follows each operation\'s declared browser access', () => {
+describe("CORS follows each operation's declared browser access", () => {
   const declared = API_OPERATIONS.map((operation) => ({
     method: operation.method.toUpperCase(),
     path: operation.path,

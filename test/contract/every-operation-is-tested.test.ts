@@ -19,22 +19,26 @@ async function recordsOfOtherFiles(): Promise<{ records: TestFileRecord[]; missi
 }
 
 describe('the OpenAPI document', () => {
-  it('has no operation that no test in this run exercised', async () => {
-    const { records, missing } = await recordsOfOtherFiles();
-    expect(missing).toEqual([]);
-    const exercised = new Set(records.flatMap((record) => record.operations));
-    const untested = documentedOperations().filter((operation) => !exercised.has(operation));
-    expect(untested).toEqual([]);
-    // The walk itself must have found the document: the spec's six operations at least.
-    expect(documentedOperations()).toEqual(
-      expect.arrayContaining([
-        'POST /v1/customers',
-        'GET /v1/customers/{id}/payment-methods',
-        'POST /v1/customers/{id}/payment-methods/defaults',
-        'GET /v1/customers/{id}/payment-methods/defaults/{contextName}',
-        'DELETE /v1/customers/{id}/payment-methods/defaults/{contextName}',
-        'GET /v1/payment-intents/{id}',
-      ]),
-    );
-  }, WAIT_FOR_OTHER_FILES_MS + 60_000);
+  it(
+    'has no operation that no test in this run exercised',
+    async () => {
+      const { records, missing } = await recordsOfOtherFiles();
+      expect(missing).toEqual([]);
+      const exercised = new Set(records.flatMap((record) => record.operations));
+      const untested = documentedOperations().filter((operation) => !exercised.has(operation));
+      expect(untested).toEqual([]);
+      // The walk itself must have found the document: the spec's six operations at least.
+      expect(documentedOperations()).toEqual(
+        expect.arrayContaining([
+          'POST /v1/customers',
+          'GET /v1/customers/{id}/payment-methods',
+          'POST /v1/customers/{id}/payment-methods/defaults',
+          'GET /v1/customers/{id}/payment-methods/defaults/{contextName}',
+          'DELETE /v1/customers/{id}/payment-methods/defaults/{contextName}',
+          'GET /v1/payment-intents/{id}',
+        ]),
+      );
+    },
+    WAIT_FOR_OTHER_FILES_MS + 60_000,
+  );
 });

@@ -239,7 +239,9 @@ describe('the OpenAPI document against the spec', () => {
   });
 
   it('starts every operation of the API with /v1, as the spec’s versioning says', () => {
-    const apiPaths = Object.keys(contractDocument.paths).filter((path) => !/^\/(authentication|\.well-known|openapi|health|docs)\//.test(path) && !/^\/openapi\./.test(path));
+    const apiPaths = Object.keys(contractDocument.paths).filter(
+      (path) => !/^\/(authentication|\.well-known|openapi|health|docs)\//.test(path) && !/^\/openapi\./.test(path),
+    );
     expect(apiPaths.length).toBeGreaterThan(0);
     expect(apiPaths.filter((path) => !path.startsWith('/v1/'))).toEqual([]);
   });

@@ -48,7 +48,11 @@ export function cancel(testApp: TestApp, location: string, intentId: string, bod
 }
 
 /** The intent's events, oldest first: type and `previous`. */
-export async function intentEvents(testApp: TestApp, location: string, intentId: string): Promise<Array<{ type: string; previous: unknown; object: Record<string, unknown> }>> {
+export async function intentEvents(
+  testApp: TestApp,
+  location: string,
+  intentId: string,
+): Promise<Array<{ type: string; previous: unknown; object: Record<string, unknown> }>> {
   const rows = (await testApp.db
     .knex('events')
     .select('type', 'data')
@@ -59,7 +63,11 @@ export async function intentEvents(testApp: TestApp, location: string, intentId:
 }
 
 /** What the sandbox processor holds for the intent: one row per idempotency key it answered. */
-export async function sandboxOperations(testApp: TestApp, location: string, intentId: string): Promise<Array<{ operation: string; idempotency_key: string; state: string | null }>> {
+export async function sandboxOperations(
+  testApp: TestApp,
+  location: string,
+  intentId: string,
+): Promise<Array<{ operation: string; idempotency_key: string; state: string | null }>> {
   return (await testApp.db
     .knex('sandbox_processor_operations')
     .select('operation', 'idempotency_key', 'state')

@@ -69,7 +69,11 @@ export function creatingOperations(app: () => TestApp): CreatingOperation[] {
       table: 'webhook_endpoints',
       prepare: async () => ({
         path: '/v1/webhook-endpoints',
-        body: { url: 'https://hooks.example.com/payment-profiles', enabledEvents: ['customer.created', 'payment_intent.succeeded'], description: 'Order service' },
+        body: {
+          url: 'https://hooks.example.com/payment-profiles',
+          enabledEvents: ['customer.created', 'payment_intent.succeeded'],
+          description: 'Order service',
+        },
       }),
       another: (body) => ({ ...body, description: 'Another service' }),
     },

@@ -26,10 +26,6 @@ export async function saveCard(
   customerId: string,
   body: Record<string, unknown> = cardInput(),
 ): Promise<PaymentMethodData> {
-  const response = await request(testApp.app)
-    .post(`/v1/customers/${customerId}/payment-methods`)
-    .set(testApp.as(location))
-    .send(body)
-    .expect(201);
+  const response = await request(testApp.app).post(`/v1/customers/${customerId}/payment-methods`).set(testApp.as(location)).send(body).expect(201);
   return response.body as PaymentMethodData;
 }

@@ -67,7 +67,12 @@ function bodyArbitrary(valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitra
         return { ...body, [keys[index % keys.length] as string]: value };
       }),
     },
-    { weight: 1, arbitrary: fc.tuple(valid, fc.nat(10)).map(([body, index]) => Object.fromEntries(Object.entries(body).filter((_, i) => i !== index % Object.keys(body).length))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(valid, fc.nat(10))
+        .map(([body, index]) => Object.fromEntries(Object.entries(body).filter((_, i) => i !== index % Object.keys(body).length))),
+    },
     { weight: 1, arbitrary: fc.constantFrom<unknown>(null, [], 'text', 42) },
   );
 }
@@ -86,7 +91,11 @@ const validIntent = fc.record({
 });
 
 const validIntentUpdate = fc.record(
-  { amount: fc.integer({ min: 1, max: 5000 }), email: fc.constantFrom<unknown>('a@example.com', null), externalReferenceId: fc.constantFrom('order-1', 'order-3') },
+  {
+    amount: fc.integer({ min: 1, max: 5000 }),
+    email: fc.constantFrom<unknown>('a@example.com', null),
+    externalReferenceId: fc.constantFrom('order-1', 'order-3'),
+  },
   { requiredKeys: [] },
 );
 
@@ -127,7 +136,10 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('getCustomer' as const), customer: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('updateCustomer' as const), customer: idPick, body: bodyArbitrary(validCustomer) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('eraseCustomer' as const), customer: idPick }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('pageCustomers' as const), limit: fc.constantFrom(1, 2, 100, 0), customer: fc.option(idPick, { nil: null }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('pageCustomers' as const), limit: fc.constantFrom(1, 2, 100, 0), customer: fc.option(idPick, { nil: null }) }),
+  },
   { weight: 4, arbitrary: fc.record({ op: fc.constant('saveCard' as const), customer: idPick, body: bodyArbitrary(validCard) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('listCards' as const), customer: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteCard' as const), customer: idPick, card: idPick }) },
@@ -135,21 +147,47 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant('setDefault' as const), customer: idPick, card: idPick, context, mutate: mutateDefault }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('getDefault' as const), customer: idPick, context }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('deleteDefault' as const), customer: idPick, context }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('createIntent' as const), body: bodyArbitrary(validIntent), customer: fc.option(idPick, { nil: null }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('createIntent' as const), body: bodyArbitrary(validIntent), customer: fc.option(idPick, { nil: null }) }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('getIntent' as const), intent: idPick }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('cancelIntent' as const), intent: idPick }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('updateIntent' as const), intent: idPick, card: fc.option(idPick, { nil: null }), body: bodyArbitrary(validIntentUpdate) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('updateIntent' as const),
+      intent: idPick,
+      card: fc.option(idPick, { nil: null }),
+      body: bodyArbitrary(validIntentUpdate),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('confirmIntent' as const), intent: idPick, card: fc.option(idPick, { nil: null }) }) },
   // Issue 36, item 2: an intent attached to a customer after its creation, or detached before their erasure, and a confirm racing one.
   { weight: 2, arbitrary: fc.record({ op: fc.constant('moveIntentToCustomer' as const), intent: idPick, customer: fc.option(idPick, { nil: null }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('confirmRacingErasure' as const), intent: idPick, card: fc.option(idPick, { nil: null }), customer: idPick }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('captureIntent' as const), intent: idPick, amount: fc.option(fc.integer({ min: -1, max: 200 }), { nil: null }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('listIntents' as const), status: fc.option(fc.constantFrom('REQUIRES_CAPTURE', 'SUCCEEDED', 'PAID'), { nil: null }) }) },
-  { weight: 1, arbitrary: fc.record({
-    op: fc.constant('listEvents' as const),
-    type: fc.option(fc.constantFrom('customer.created', 'payment_method.*', 'default_payment_method.set', 'card.*', ''), { nil: null }),
-    customer: fc.option(idPick, { nil: null }),
-  }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('confirmRacingErasure' as const), intent: idPick, card: fc.option(idPick, { nil: null }), customer: idPick }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant('captureIntent' as const), intent: idPick, amount: fc.option(fc.integer({ min: -1, max: 200 }), { nil: null }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('listIntents' as const),
+      status: fc.option(fc.constantFrom('REQUIRES_CAPTURE', 'SUCCEEDED', 'PAID'), { nil: null }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant('listEvents' as const),
+      type: fc.option(fc.constantFrom('customer.created', 'payment_method.*', 'default_payment_method.set', 'card.*', ''), { nil: null }),
+      customer: fc.option(idPick, { nil: null }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('customerEvents' as const), customer: idPick }) },
 );
 
@@ -234,7 +272,10 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
     case 'deleteDefault':
       return app.delete(`/v1/customers/${customer}/payment-methods/defaults/${encodeURIComponent(step.context)}`).set(headers);
     case 'createIntent': {
-      const body = step.body !== null && typeof step.body === 'object' && !Array.isArray(step.body) && customer !== undefined ? { ...step.body, customerId: customer } : step.body;
+      const body =
+        step.body !== null && typeof step.body === 'object' && !Array.isArray(step.body) && customer !== undefined
+          ? { ...step.body, customerId: customer }
+          : step.body;
       return json(app.post('/v1/payment-intents').set(headers), body);
     }
     case 'getIntent':
@@ -255,7 +296,10 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
         step.card === null ? {} : { paymentMethodId: pickId(step.card, known.cards) },
       );
     case 'captureIntent':
-      return json(app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/capture`).set(headers), step.amount === null ? {} : { amountToCapture: step.amount });
+      return json(
+        app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/capture`).set(headers),
+        step.amount === null ? {} : { amountToCapture: step.amount },
+      );
     case 'listIntents':
       return app
         .get('/v1/payment-intents')
@@ -278,7 +322,12 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
  */
 async function sendStep(step: Step, known: Known, headers: Record<string, string>): Promise<request.Response> {
   if (step.op !== 'confirmRacingErasure') return send(step, known, headers);
-  const [confirmed, erased] = await Promise.all([send(step, known, headers), request(testApp.app).delete(`/v1/customers/${pickId(step.customer, known.customers)}`).set(headers)]);
+  const [confirmed, erased] = await Promise.all([
+    send(step, known, headers),
+    request(testApp.app)
+      .delete(`/v1/customers/${pickId(step.customer, known.customers)}`)
+      .set(headers),
+  ]);
   expect([confirmed.status, erased.status].filter((status) => status >= 500)).toEqual([]);
   return confirmed.status <= erased.status ? confirmed : erased;
 }
@@ -343,7 +392,11 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
     ...defaults.removed.map((row) => event(row, 'default_payment_method.removed')),
     ...defaults.kept.filter(([was, is]) => was.payment_method_id !== is.payment_method_id).map(([, row]) => event(row, 'default_payment_method.set')),
     ...intents.added.map((row) => `${row.location_id as string} payment_intent.created ${(row.customer_id as string | null) ?? 'none'}`),
-    ...intents.kept.flatMap(([was, is]) => intentEventTypes(was, is, customers.removed).map((type) => `${is.location_id as string} ${type} ${(eventCustomerOf(was, is, customers.removed) as string | null) ?? 'none'}`)),
+    ...intents.kept.flatMap(([was, is]) =>
+      intentEventTypes(was, is, customers.removed).map(
+        (type) => `${is.location_id as string} ${type} ${(eventCustomerOf(was, is, customers.removed) as string | null) ?? 'none'}`,
+      ),
+    ),
   ].sort();
 }
 
@@ -372,7 +425,9 @@ function intentEventTypes(was: Row, is: Row, erased: Row[]): string[] {
   }
   if (was.status !== is.status && (is.status === 'CANCELED' || is.status === 'SUCCEEDED')) return [`payment_intent.${(is.status as string).toLowerCase()}`];
   const erasedNow = erased.some((customer) => customer.location_id === is.location_id && customer.id === was.customer_id);
-  const changed = INTENT_FIELDS.filter((field) => !(erasedNow && (field === 'customer_id' || field === 'email')) && JSON.stringify(was[field]) !== JSON.stringify(is[field]));
+  const changed = INTENT_FIELDS.filter(
+    (field) => !(erasedNow && (field === 'customer_id' || field === 'email')) && JSON.stringify(was[field]) !== JSON.stringify(is[field]),
+  );
   if (changed.length > 0 || was.status !== is.status) return ['payment_intent.updated'];
   if (JSON.stringify(was.last_payment_error) !== JSON.stringify(is.last_payment_error)) return ['payment_intent.payment_failed'];
   return [];
@@ -397,18 +452,27 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
   // Every committed change has exactly one event, and a step that changed nothing (a 4xx, a read, a replay) has none.
   const recorded = await recordedEvents(before);
   // An intent's move recorded after an erasure cut it (a confirm's answer racing the erasure) names no customer; one before, the erased one.
-  const erasedIds = new Set(diff(before.customers, after.customers, (row) => `${row.location_id as string}/${row.id as string}`).removed.map((row) => row.id as string));
+  const erasedIds = new Set(
+    diff(before.customers, after.customers, (row) => `${row.location_id as string}/${row.id as string}`).removed.map((row) => row.id as string),
+  );
   const erasedOrNone = (key: string) => {
     const [location, type, customer] = key.split(' ') as [string, string, string];
-    return erasedIds.size > 0 && type.startsWith('payment_intent.') && (customer === 'none' || erasedIds.has(customer)) ? `${location} ${type} (erased or none)` : key;
+    return erasedIds.size > 0 && type.startsWith('payment_intent.') && (customer === 'none' || erasedIds.has(customer))
+      ? `${location} ${type} (erased or none)`
+      : key;
   };
-  expect({ step: step.op, events: recorded.map(({ key }) => erasedOrNone(key)).sort() }).toEqual({ step: step.op, events: expectedEvents(before, after).map(erasedOrNone).sort() });
+  expect({ step: step.op, events: recorded.map(({ key }) => erasedOrNone(key)).sort() }).toEqual({
+    step: step.op,
+    events: expectedEvents(before, after).map(erasedOrNone).sort(),
+  });
   // Events never cross locations: an event names only records of its own location.
   for (const { row } of recorded) {
     const named = new Set(JSON.stringify([row.customer_id, row.data]).match(UUID) ?? []);
     for (const id of named) {
       const elsewhere = await Promise.all(
-        ['customers', 'payment_methods', 'payment_intents'].map((table) => testApp.db.knex(table).where({ id }).whereNot({ location_id: row.location_id }).first()),
+        ['customers', 'payment_methods', 'payment_intents'].map((table) =>
+          testApp.db.knex(table).where({ id }).whereNot({ location_id: row.location_id }).first(),
+        ),
       );
       expect({ event: row.type, id, elsewhere: elsewhere.filter(Boolean) }).toEqual({ event: row.type, id, elsewhere: [] });
     }
@@ -426,7 +490,9 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
     const ids = new Set(JSON.stringify(body).match(UUID) ?? []);
     for (const id of ids) {
       const elsewhere = await Promise.all(
-        ['customers', 'payment_methods', 'payment_intents', 'events'].map((table) => testApp.db.knex(table).where({ id }).whereNot({ location_id: caller.location }).first()),
+        ['customers', 'payment_methods', 'payment_intents', 'events'].map((table) =>
+          testApp.db.knex(table).where({ id }).whereNot({ location_id: caller.location }).first(),
+        ),
       );
       expect({ step: step.op, id, elsewhere: elsewhere.filter(Boolean) }).toEqual({ step: step.op, id, elsewhere: [] });
     }
@@ -436,21 +502,38 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
   for (const gone of diff(before.customers, after.customers, (row) => `${row.location_id as string}/${row.id as string}`).removed) {
     const id = gone.id as string;
     const linked = await testApp.db.knex('payment_intents').where({ location_id: gone.location_id, customer_id: id }).first();
-    const answers = await testApp.db.knex('idempotency_keys').whereRaw('response_body::text like ?', [`%${id}%`]).first();
+    const answers = await testApp.db
+      .knex('idempotency_keys')
+      .whereRaw('response_body::text like ?', [`%${id}%`])
+      .first();
     const events = (await testApp.db.knex('events').where({ location_id: gone.location_id, customer_id: id })) as Row[];
-    const personalFields = (type: string): string[] => (type.startsWith('customer.') ? ['externalReferenceId', 'description'] : type.startsWith('payment_intent.') ? ['email'] : []);
+    const personalFields = (type: string): string[] =>
+      type.startsWith('customer.') ? ['externalReferenceId', 'description'] : type.startsWith('payment_intent.') ? ['email'] : [];
     const personal = events.filter((event) => {
       const { object, previous } = event.data as { object: Row; previous: Row | null };
       return personalFields(event.type as string).some((field) => (object[field] ?? null) !== null || (previous?.[field] ?? null) !== null);
     });
     expect({ erased: id, linked, answers, personal }).toEqual({ erased: id, linked: undefined, answers: undefined, personal: [] });
     // Every intent that ever was theirs (an event of it names them, as its customer or as the one it left), and every event of it, holds no e-mail.
-    const theirs = (await testApp.db.knex('events').where({ location_id: gone.location_id }).whereLike('type', 'payment_intent.%').whereRaw('data::text like ?', [`%${id}%`]).select(
-      testApp.db.knex.raw("data #>> '{object,id}' as intent_id"),
-    )) as Array<{ intent_id: string }>;
+    const theirs = (await testApp.db
+      .knex('events')
+      .where({ location_id: gone.location_id })
+      .whereLike('type', 'payment_intent.%')
+      .whereRaw('data::text like ?', [`%${id}%`])
+      .select(testApp.db.knex.raw("data #>> '{object,id}' as intent_id"))) as Array<{ intent_id: string }>;
     const intentIds = [...new Set(theirs.map(({ intent_id }) => intent_id))];
-    const withEmail = await testApp.db.knex('payment_intents').where({ location_id: gone.location_id }).whereIn('id', intentIds).whereNotNull('email').select('id');
-    const eventsWithEmail = (await testApp.db.knex('events').where({ location_id: gone.location_id }).whereLike('type', 'payment_intent.%').whereRaw("data #>> '{object,id}' = any(?)", [intentIds]).select('type', 'data')) as Row[];
+    const withEmail = await testApp.db
+      .knex('payment_intents')
+      .where({ location_id: gone.location_id })
+      .whereIn('id', intentIds)
+      .whereNotNull('email')
+      .select('id');
+    const eventsWithEmail = (await testApp.db
+      .knex('events')
+      .where({ location_id: gone.location_id })
+      .whereLike('type', 'payment_intent.%')
+      .whereRaw("data #>> '{object,id}' = any(?)", [intentIds])
+      .select('type', 'data')) as Row[];
     const leaking = eventsWithEmail.filter(({ data }) => {
       const { object, previous } = data as { object: Row; previous: Row | null };
       return (object.email ?? null) !== null || (previous?.email ?? null) !== null;
@@ -498,8 +581,13 @@ async function seed(known: Record<string, Known>): Promise<void> {
     const pool = known[location] as Known;
     const app = request(testApp.app);
     const customer = (await app.post('/v1/customers').set(testApp.as(location)).send({}).expect(200)).body.id as string;
-    const card = (await request(testApp.app).post(`/v1/customers/${customer}/payment-methods`).set(testApp.as(location)).send(cardInput()).expect(201)).body.id as string;
-    await request(testApp.app).post(`/v1/customers/${customer}/payment-methods/defaults`).set(testApp.as(location)).send({ paymentMethodId: card, contextName: 'web' }).expect(200);
+    const card = (await request(testApp.app).post(`/v1/customers/${customer}/payment-methods`).set(testApp.as(location)).send(cardInput()).expect(201)).body
+      .id as string;
+    await request(testApp.app)
+      .post(`/v1/customers/${customer}/payment-methods/defaults`)
+      .set(testApp.as(location))
+      .send({ paymentMethodId: card, contextName: 'web' })
+      .expect(200);
     const intent = await request(testApp.app)
       .post('/v1/payment-intents')
       .set(testApp.as(location))

@@ -13,9 +13,7 @@ const PAN = '4111111111111111';
 
 async function tableSizes(): Promise<number[]> {
   const counts = await Promise.all(
-    ['customers', 'payment_methods', 'default_payment_methods'].map((table) =>
-      testApp.db.knex(table).count<{ count: string }[]>('* as count'),
-    ),
+    ['customers', 'payment_methods', 'default_payment_methods'].map((table) => testApp.db.knex(table).count<{ count: string }[]>('* as count')),
   );
   return counts.map((rows) => Number(rows[0]?.count));
 }
@@ -56,13 +54,14 @@ describe('a full card number in a request', () => {
       .expect(400);
     expect(inCard.body.fieldName).toBe('card.number');
 
-    const inContext = await request(testApp.app)
-      .get(`/v1/customers/${customer.id}/payment-methods/defaults/${PAN}`)
-      .set(testApp.as(location))
-      .expect(400);
+    const inContext = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods/defaults/${PAN}`).set(testApp.as(location)).expect(400);
     expect(inContext.body.fieldName).toBe('contextName');
 
-    const inHeader = await request(testApp.app).post('/v1/customers').set(testApp.as(`loc-${PAN}`)).send({}).expect(400);
+    const inHeader = await request(testApp.app)
+      .post('/v1/customers')
+      .set(testApp.as(`loc-${PAN}`))
+      .send({})
+      .expect(400);
     expect(inHeader.body).toMatchObject({ code: 1004, messageKey: 'CARD_NUMBER_REJECTED', fieldName: LOCATION_HEADER });
 
     expect(await tableSizes()).toEqual(before);

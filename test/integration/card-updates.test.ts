@@ -14,11 +14,15 @@ const card = (lastFour: string, month: string, year: string, extra: Record<strin
   cardInput({ card: { type: 'visa', lastFour, expiry: { month, year } }, ...extra });
 
 describe('PATCH /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
-  it("renews a card in place: same id, its defaults kept, the new expiry, last four and fingerprint, and an event with what they were", async () => {
+  it('renews a card in place: same id, its defaults kept, the new expiry, last four and fingerprint, and an event with what they were', async () => {
     const location = newLocation();
     const customer = await createCustomer(testApp, location);
     const saved = await saveCard(testApp, location, customer.id, card('4242', '03', '2030', { fingerprint: 'fp-old' }));
-    await request(testApp.app).post(`/v1/customers/${customer.id}/payment-methods/defaults`).set(testApp.as(location)).send({ paymentMethodId: saved.id, contextName: 'web' }).expect(200);
+    await request(testApp.app)
+      .post(`/v1/customers/${customer.id}/payment-methods/defaults`)
+      .set(testApp.as(location))
+      .send({ paymentMethodId: saved.id, contextName: 'web' })
+      .expect(200);
 
     const renewed = await request(testApp.app)
       .patch(`/v1/customers/${customer.id}/payment-methods/${saved.id}`)
@@ -35,9 +39,14 @@ describe('PATCH /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
     const defaultNow = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods/defaults/web`).set(testApp.as(location)).expect(200);
     expect(defaultNow.body.paymentMethodId).toBe(saved.id);
     // Saving the renewed card again (its new fingerprint) finds it rather than adding a card.
-    await request(testApp.app).post(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location)).send(card('1881', '09', '2033', { fingerprint: 'fp-new' })).expect(200);
+    await request(testApp.app)
+      .post(`/v1/customers/${customer.id}/payment-methods`)
+      .set(testApp.as(location))
+      .send(card('1881', '09', '2033', { fingerprint: 'fp-new' }))
+      .expect(200);
 
-    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=payment_method.updated`).set(testApp.as(location)).expect(200)).body.events;
+    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=payment_method.updated`).set(testApp.as(location)).expect(200))
+      .body.events;
     expect(events.map(({ data }: { data: unknown }) => data)).toEqual([
       {
         object: renewed.body,
@@ -54,7 +63,8 @@ describe('PATCH /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
     await patch({ card: { expiry: { month: '07', year: '2032' } } }).expect(200);
     const again = await patch({ card: { type: 'visa', expiry: { month: '07', year: '2032' } }, fingerprint: 'fp-same' }).expect(200);
     expect(again.body).toMatchObject({ id: saved.id, lastFour: '4242', month: '07', year: '2032' });
-    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=payment_method.updated`).set(testApp.as(location)).expect(200)).body.events;
+    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=payment_method.updated`).set(testApp.as(location)).expect(200))
+      .body.events;
     expect(events.map(({ data }: { data: unknown }) => data)).toEqual([
       { object: again.body, previous: { month: '03', year: '2030', card: { expiry: { month: '03', year: '2030' } } } },
     ]);
@@ -67,12 +77,15 @@ describe('PATCH /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
     const months = Array.from({ length: 10 }, (_, index) => String(index + 1).padStart(2, '0'));
     const answers = await Promise.all(
       months.map((month) =>
-        request(testApp.app).patch(`/v1/customers/${customer.id}/payment-methods/${saved.id}`).set(testApp.as(location)).send({ card: { expiry: { month, year: '2031' } } }),
+        request(testApp.app)
+          .patch(`/v1/customers/${customer.id}/payment-methods/${saved.id}`)
+          .set(testApp.as(location))
+          .send({ card: { expiry: { month, year: '2031' } } }),
       ),
     );
     expect(answers.map(({ status }) => status)).toEqual(Array(10).fill(200));
-    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=payment_method.updated`).set(testApp.as(location)).expect(200)).body
-      .events as Array<{ data: { object: { month: string; year: string }; previous: { month: string; year: string } } }>;
+    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=payment_method.updated`).set(testApp.as(location)).expect(200))
+      .body.events as Array<{ data: { object: { month: string; year: string }; previous: { month: string; year: string } } }>;
     expect(events).toHaveLength(10);
     const after = new Map(events.map(({ data }) => [`${data.previous.month}/${data.previous.year}`, `${data.object.month}/${data.object.year}`]));
     let expiry = '03/2030';
@@ -96,7 +109,9 @@ describe('PATCH /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
     expect((await patch({ card: { number: '4242424242424242' } }).expect(400)).status).toBe(400);
 
     const other = await createCustomer(testApp, location);
-    expect((await patch({ card: { lastFour: '1111' } }, `/v1/customers/${other.id}/payment-methods/${mine.id}`).expect(404)).body.messageKey).toBe('PAYMENT_METHOD_NOT_OWNED');
+    expect((await patch({ card: { lastFour: '1111' } }, `/v1/customers/${other.id}/payment-methods/${mine.id}`).expect(404)).body.messageKey).toBe(
+      'PAYMENT_METHOD_NOT_OWNED',
+    );
     await patch({}, `/v1/customers/${customer.id}/payment-methods/019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9`).expect(404);
     await request(testApp.app).patch(`/v1/customers/${customer.id}/payment-methods/${mine.id}`).set(testApp.as(newLocation())).send({}).expect(404);
 

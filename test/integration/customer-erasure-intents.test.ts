@@ -43,7 +43,8 @@ const createIntent = (location: string, body: object) =>
     .send({ amount: 900, currency: 'USD', externalReferenceId: `order-${randomUUID().slice(0, 8)}`, ...body })
     .expect(201);
 
-const update = (location: string, id: string, body: object) => request(testApp.app).post(`/v1/payment-intents/${id}`).set(testApp.as(location)).send(body).expect(200);
+const update = (location: string, id: string, body: object) =>
+  request(testApp.app).post(`/v1/payment-intents/${id}`).set(testApp.as(location)).send(body).expect(200);
 const erase = (location: string, id: string) => request(testApp.app).delete(`/v1/customers/${id}`).set(testApp.as(location)).expect(200);
 const readIntent = async (location: string, id: string) =>
   (await request(testApp.app).get(`/v1/payment-intents/${id}`).set(testApp.as(location)).expect(200)).body as Record<string, unknown>;

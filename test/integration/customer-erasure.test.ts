@@ -29,7 +29,11 @@ describe('DELETE /v1/customers/{id}', () => {
     await request(testApp.app).patch(`/v1/customers/${id}`).set(testApp.as(location)).send({ description }).expect(200);
     const card = await saveCard(testApp, location, id);
     await saveCard(testApp, location, id, cardInput({ card: { type: 'amex', lastFour: '0005', expiry: { month: '1', year: '2034' } } }));
-    await request(testApp.app).post(`/v1/customers/${id}/payment-methods/defaults`).set(testApp.as(location)).send({ paymentMethodId: card.id, contextName: 'web' }).expect(200);
+    await request(testApp.app)
+      .post(`/v1/customers/${id}/payment-methods/defaults`)
+      .set(testApp.as(location))
+      .send({ paymentMethodId: card.id, contextName: 'web' })
+      .expect(200);
     const intent = (body: object) =>
       request(testApp.app)
         .post('/v1/payment-intents')
@@ -56,8 +60,13 @@ describe('DELETE /v1/customers/{id}', () => {
     // The intents stay (they are the location's records of payments), cut from the person.
     const liveNow = (await request(testApp.app).get(`/v1/payment-intents/${live.id}`).set(testApp.as(location)).expect(200)).body;
     expect(liveNow).toMatchObject({ status: 'CANCELED', customerId: null, email: null });
-    expect((await request(testApp.app).get(`/v1/payment-intents/${done.id}`).set(testApp.as(location)).expect(200)).body).toMatchObject({ customerId: null, email: null });
-    expect((await request(testApp.app).get(`/v1/customers/${other.id}/payment-methods`).set(testApp.as(location)).expect(200)).body.paymentMethods).toEqual([otherCard]);
+    expect((await request(testApp.app).get(`/v1/payment-intents/${done.id}`).set(testApp.as(location)).expect(200)).body).toMatchObject({
+      customerId: null,
+      email: null,
+    });
+    expect((await request(testApp.app).get(`/v1/customers/${other.id}/payment-methods`).set(testApp.as(location)).expect(200)).body.paymentMethods).toEqual([
+      otherCard,
+    ]);
 
     // The events of what went, then one customer.deleted without personal data; the history stays readable.
     const history = (await request(testApp.app).get(`/v1/customers/${id}/events?limit=100`).set(testApp.as(location)).expect(200)).body.events as Array<{
@@ -99,16 +108,26 @@ describe('DELETE /v1/customers/{id}', () => {
           .expect(201)
       ).body.id as string;
     const [authorized, paid] = [await intent(), await intent()];
-    await request(testApp.app).post(`/v1/payment-intents/${authorized}/confirm`).set(testApp.as(location)).send({ paymentMethodId: card.id }).expect(200, /REQUIRES_CAPTURE/);
+    await request(testApp.app)
+      .post(`/v1/payment-intents/${authorized}/confirm`)
+      .set(testApp.as(location))
+      .send({ paymentMethodId: card.id })
+      .expect(200, /REQUIRES_CAPTURE/);
     await request(testApp.app).post(`/v1/payment-intents/${paid}/confirm`).set(testApp.as(location)).send({ paymentMethodId: card.id }).expect(200);
-    await request(testApp.app).post(`/v1/payment-intents/${paid}/capture`).set(testApp.as(location)).expect(200, /SUCCEEDED/);
+    await request(testApp.app)
+      .post(`/v1/payment-intents/${paid}/capture`)
+      .set(testApp.as(location))
+      .expect(200, /SUCCEEDED/);
 
     await request(testApp.app).delete(`/v1/customers/${id}`).set(testApp.as(location)).expect(200);
     const read = async (intentId: string) => (await request(testApp.app).get(`/v1/payment-intents/${intentId}`).set(testApp.as(location)).expect(200)).body;
     expect(await read(authorized)).toMatchObject({ status: 'REQUIRES_CAPTURE', customerId: null, email: null });
     expect(await read(paid)).toMatchObject({ status: 'SUCCEEDED', customerId: null, email: null, latestPayment: { status: 'CAPTURED' } });
     // The order was served: the authorization can still be captured.
-    await request(testApp.app).post(`/v1/payment-intents/${authorized}/capture`).set(testApp.as(location)).expect(200, /SUCCEEDED/);
+    await request(testApp.app)
+      .post(`/v1/payment-intents/${authorized}/capture`)
+      .set(testApp.as(location))
+      .expect(200, /SUCCEEDED/);
   });
 
   it("is a 404 for another location's customer or an unknown id, changing nothing", async () => {

@@ -63,7 +63,7 @@ describe('GET /v1/customers, paged', () => {
     expect(ids.slice(0, before.length)).toEqual(before.map(({ id }) => id));
   });
 
-  it("filters by reference and creation time, and a cursor from another location shows nothing of it", async () => {
+  it('filters by reference and creation time, and a cursor from another location shows nothing of it', async () => {
     const location = newLocation();
     const ada = await createCustomer(testApp, location, { externalReferenceId: 'ada' });
     await createCustomer(testApp, location);
@@ -96,13 +96,18 @@ describe('PATCH /v1/customers/{id}', () => {
     const patch = (body: object) => request(testApp.app).patch(`/v1/customers/${customer.id}`).set(testApp.as(location)).send(body);
 
     expect((await patch({ description: 'ada.lovelace@example.com' }).expect(200)).body).toEqual({ ...customer, description: 'ada.lovelace@example.com' });
-    expect((await patch({ externalReferenceId: null }).expect(200)).body).toEqual({ ...customer, externalReferenceId: null, description: 'ada.lovelace@example.com' });
+    expect((await patch({ externalReferenceId: null }).expect(200)).body).toEqual({
+      ...customer,
+      externalReferenceId: null,
+      description: 'ada.lovelace@example.com',
+    });
     // Nothing changes: no event.
     await patch({}).expect(200);
     await patch({ description: 'ada.lovelace@example.com' }).expect(200);
     expect((await request(testApp.app).get(`/v1/customers/${customer.id}`).set(testApp.as(location)).expect(200)).body.externalReferenceId).toBeNull();
 
-    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=customer.updated`).set(testApp.as(location)).expect(200)).body.events;
+    const events = (await request(testApp.app).get(`/v1/customers/${customer.id}/events?type=customer.updated`).set(testApp.as(location)).expect(200)).body
+      .events;
     expect(events.map(({ data }: { data: unknown }) => data)).toEqual([
       { object: { id: customer.id, externalReferenceId: null, description: 'ada.lovelace@example.com' }, previous: { externalReferenceId: 'crm-1' } },
       { object: { id: customer.id, externalReferenceId: 'crm-1', description: 'ada.lovelace@example.com' }, previous: { description: 'ada@example.com' } },

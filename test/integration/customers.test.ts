@@ -98,10 +98,7 @@ describe('POST /v1/customers', () => {
       .send({ externalReferenceId: 1, description: 2 })
       .expect(400);
     expect(response.body.fieldName).toBeUndefined();
-    expect(response.body.errors.map((error: { fieldName: string }) => error.fieldName).sort()).toEqual([
-      'description',
-      'externalReferenceId',
-    ]);
+    expect(response.body.errors.map((error: { fieldName: string }) => error.fieldName).sort()).toEqual(['description', 'externalReferenceId']);
   });
 
   it.each([['[]'], ['"text"'], ['7'], ['null']])('refuses the non-object body %s with 400', async (raw) => {
@@ -145,7 +142,10 @@ describe('POST /v1/customers with an externalReferenceId the location already ho
     const location = newLocation();
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        request(testApp.app).post('/v1/customers').set(testApp.as(location)).send({ externalReferenceId: 'crm-race', description: `try ${index}` }),
+        request(testApp.app)
+          .post('/v1/customers')
+          .set(testApp.as(location))
+          .send({ externalReferenceId: 'crm-race', description: `try ${index}` }),
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
@@ -156,10 +156,7 @@ describe('POST /v1/customers with an externalReferenceId the location already ho
 
 describe('GET /v1/customers/{id}', () => {
   it('answers 404 CUSTOMER_NOT_FOUND for an unknown id', async () => {
-    const response = await request(testApp.app)
-      .get('/v1/customers/0190a6e4-0000-7000-8000-000000000000')
-      .set(testApp.as(newLocation()))
-      .expect(404);
+    const response = await request(testApp.app).get('/v1/customers/0190a6e4-0000-7000-8000-000000000000').set(testApp.as(newLocation())).expect(404);
     expect(response.body).toMatchObject({ status: 404, code: 2001, messageKey: 'CUSTOMER_NOT_FOUND' });
   });
 
@@ -184,19 +181,12 @@ describe('GET /v1/customers?externalReferenceId=', () => {
     await createCustomer(testApp, location, { externalReferenceId: 'other' });
     await createCustomer(testApp, newLocation(), { externalReferenceId: 'shared' });
 
-    const response = await request(testApp.app)
-      .get('/v1/customers')
-      .query({ externalReferenceId: 'shared' })
-      .set(testApp.as(location))
-      .expect(200);
+    const response = await request(testApp.app).get('/v1/customers').query({ externalReferenceId: 'shared' }).set(testApp.as(location)).expect(200);
     expect(response.body).toEqual({ results: 1, customers: [first], hasMore: false });
   });
 
   it('answers an empty list when nothing matches', async () => {
-    const response = await request(testApp.app)
-      .get('/v1/customers?externalReferenceId=nobody')
-      .set(testApp.as(newLocation()))
-      .expect(200);
+    const response = await request(testApp.app).get('/v1/customers?externalReferenceId=nobody').set(testApp.as(newLocation())).expect(200);
     expect(response.body).toEqual({ results: 0, customers: [], hasMore: false });
   });
 

@@ -39,9 +39,7 @@ describe('classifyDatabaseError on real PostgreSQL errors', () => {
     expect(classifyDatabaseError(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).toBe('SERVICE_UNAVAILABLE');
     expect(classifyDatabaseError(Object.assign(new Error('canceling statement'), { code: '57014' }))).toBe('SERVICE_UNAVAILABLE');
     expect(classifyDatabaseError(Object.assign(new Error('x'), { code: '08006' }))).toBe('SERVICE_UNAVAILABLE');
-    expect(classifyDatabaseError(Object.assign(new Error('Knex: Timeout acquiring a connection'), { name: 'KnexTimeoutError' }))).toBe(
-      'SERVICE_UNAVAILABLE',
-    );
+    expect(classifyDatabaseError(Object.assign(new Error('Knex: Timeout acquiring a connection'), { name: 'KnexTimeoutError' }))).toBe('SERVICE_UNAVAILABLE');
     expect(classifyDatabaseError(new TypeError('boom'))).toBeUndefined();
     expect(classifyDatabaseError('string')).toBeUndefined();
   });

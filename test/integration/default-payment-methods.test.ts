@@ -26,7 +26,10 @@ async function customerWithCards() {
 }
 
 function setDefault(location: string, customerId: string, body: unknown) {
-  return request(testApp.app).post(`/v1/customers/${customerId}/payment-methods/defaults`).set(testApp.as(location)).send(body as object);
+  return request(testApp.app)
+    .post(`/v1/customers/${customerId}/payment-methods/defaults`)
+    .set(testApp.as(location))
+    .send(body as object);
 }
 
 function defaultPath(customerId: string, contextName: string): string {
@@ -61,9 +64,7 @@ describe('POST /v1/customers/{id}/payment-methods/defaults', () => {
     const { location, customer, first, second } = await customerWithCards();
     const cards = [first.id, second.id];
     const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, index) =>
-        setDefault(location, customer.id, { paymentMethodId: cards[index % 2], contextName: 'race' }),
-      ),
+      Array.from({ length: 30 }, (_, index) => setDefault(location, customer.id, { paymentMethodId: cards[index % 2], contextName: 'race' })),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(30).fill(200));
 

@@ -134,7 +134,11 @@ describe('faults', () => {
 
 describe('the link of an ErrorMessage', () => {
   it('points to its entry on the served error page, nested errors too', async () => {
-    const response = await request(testApp.app).post('/v1/customers').set(testApp.as(newLocation())).send({ externalReferenceId: 7, description: 8 }).expect(400);
+    const response = await request(testApp.app)
+      .post('/v1/customers')
+      .set(testApp.as(newLocation()))
+      .send({ externalReferenceId: 7, description: 8 })
+      .expect(400);
     expect(response.body.link).toBe('/docs/errors#VALIDATION_FAILED');
     for (const nested of response.body.errors) expect(nested.link).toBe('/docs/errors#VALIDATION_FAILED');
 

@@ -20,9 +20,7 @@ afterAll(() => testApp.close());
 const TABLES = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'idempotency_keys'];
 
 async function rowCounts(): Promise<Record<string, number>> {
-  const entries = await Promise.all(
-    TABLES.map(async (table) => [table, Number((await testApp.db.knex(table).count({ count: '*' }).first())?.count)] as const),
-  );
+  const entries = await Promise.all(TABLES.map(async (table) => [table, Number((await testApp.db.knex(table).count({ count: '*' }).first())?.count)] as const));
   return Object.fromEntries(entries);
 }
 
@@ -99,7 +97,10 @@ describe.each(CREATES)('every field of POST $template', ({ template, prepare }) 
       const location = newLocation();
       const { path: url, body } = await prepare(location);
       const before = await rowCounts();
-      const response = await request(testApp.app).post(url).set(testApp.as(location)).send(withValue(body, path, value));
+      const response = await request(testApp.app)
+        .post(url)
+        .set(testApp.as(location))
+        .send(withValue(body, path, value));
       expectRefused(response, fieldName);
       expect(response.status).toBe(400);
       expect(await rowCounts()).toEqual(before);
@@ -112,7 +113,10 @@ describe.each(CREATES)('every field of POST $template', ({ template, prepare }) 
       const location = newLocation();
       const { path: url, body } = await prepare(location);
       const before = await rowCounts();
-      const response = await request(testApp.app).post(url).set(testApp.as(location)).send(withValue(body, path, '4111111111111111'));
+      const response = await request(testApp.app)
+        .post(url)
+        .set(testApp.as(location))
+        .send(withValue(body, path, '4111111111111111'));
       expectRefused(response);
       expect(await rowCounts()).toEqual(before);
       expect(JSON.stringify(response.body)).not.toContain('4111111111111111');
@@ -137,10 +141,16 @@ describe.each(CREATES)('every field of POST $template', ({ template, prepare }) 
       const location = newLocation();
       const { path: url, body } = await prepare(location);
       const before = await rowCounts();
-      const over = await request(testApp.app).post(url).set(testApp.as(location)).send(withValue(body, path, filled(max + 1)));
+      const over = await request(testApp.app)
+        .post(url)
+        .set(testApp.as(location))
+        .send(withValue(body, path, filled(max + 1)));
       expectRefused(over, fieldName);
       expect(await rowCounts()).toEqual(before);
-      const atMax = await request(testApp.app).post(url).set(testApp.as(location)).send(withValue(body, path, filled(max)));
+      const atMax = await request(testApp.app)
+        .post(url)
+        .set(testApp.as(location))
+        .send(withValue(body, path, filled(max)));
       expect(atMax.status).toBeLessThan(300);
     },
   );
@@ -257,7 +267,9 @@ describe('hostile paths, headers and query strings', () => {
   });
 
   it('a 2 kB location header is refused with 400', async () => {
-    const response = await request(testApp.app).get(`/v1/customers/${randomUUID()}`).set({ ...testApp.adminAuthorization, [LOCATION_HEADER]: 'l'.repeat(2048) });
+    const response = await request(testApp.app)
+      .get(`/v1/customers/${randomUUID()}`)
+      .set({ ...testApp.adminAuthorization, [LOCATION_HEADER]: 'l'.repeat(2048) });
     expectRefused(response);
     expect(response.body).toMatchObject({ code: 1003, messageKey: 'LOCATION_HEADER_INVALID' });
   });

@@ -35,7 +35,11 @@ describe('the Platform-Restaurant-External-ID header', () => {
   });
 
   it('accepts 255 characters', async () => {
-    await request(testApp.app).post('/v1/customers').set(testApp.as('l'.repeat(255))).send({}).expect(200);
+    await request(testApp.app)
+      .post('/v1/customers')
+      .set(testApp.as('l'.repeat(255)))
+      .send({})
+      .expect(200);
   });
 
   it('is required on every /v1 operation', async () => {
@@ -49,7 +53,8 @@ describe('the Platform-Restaurant-External-ID header', () => {
       request(testApp.app).get(`/v1/customers/${id}/payment-methods/defaults/c`),
       request(testApp.app).delete(`/v1/customers/${id}/payment-methods/defaults/c`),
     ];
-    for (const response of await Promise.all(calls.map((call) => call.set(testApp.adminAuthorization)))) expect(response.body).toMatchObject({ status: 400, code: 1003, messageKey: 'LOCATION_HEADER_INVALID' });
+    for (const response of await Promise.all(calls.map((call) => call.set(testApp.adminAuthorization))))
+      expect(response.body).toMatchObject({ status: 400, code: 1003, messageKey: 'LOCATION_HEADER_INVALID' });
   });
 });
 
@@ -69,11 +74,13 @@ describe('records of another location', () => {
     const attempts = {
       getCustomer: as(request(testApp.app).get(`/v1/customers/${customer.id}`)),
       listCards: as(request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`)),
-      saveCard: as(request(testApp.app).post(`/v1/customers/${customer.id}/payment-methods`).send(cardInput({ fingerprint: 'fp-tenant' }))),
-      deleteCard: as(request(testApp.app).delete(`/v1/customers/${customer.id}/payment-methods/${card.id}`)),
-      setDefault: as(
-        request(testApp.app).post(`/v1/customers/${customer.id}/payment-methods/defaults`).send({ paymentMethodId: card.id, contextName: 'web' }),
+      saveCard: as(
+        request(testApp.app)
+          .post(`/v1/customers/${customer.id}/payment-methods`)
+          .send(cardInput({ fingerprint: 'fp-tenant' })),
       ),
+      deleteCard: as(request(testApp.app).delete(`/v1/customers/${customer.id}/payment-methods/${card.id}`)),
+      setDefault: as(request(testApp.app).post(`/v1/customers/${customer.id}/payment-methods/defaults`).send({ paymentMethodId: card.id, contextName: 'web' })),
       getDefault: as(request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods/defaults/web`)),
       deleteDefault: as(request(testApp.app).delete(`/v1/customers/${customer.id}/payment-methods/defaults/web`)),
     };

@@ -123,10 +123,7 @@ describe('GET /v1/payment-intents/{id}', () => {
     const created = await createIntent(location, minimal).expect(201);
     const malformed = await request(testApp.app).get('/v1/payment-intents/pi_123').set(testApp.as(location)).expect(400);
     expect(malformed.body.fieldName).toBe('id');
-    const unknown = await request(testApp.app)
-      .get('/v1/payment-intents/0190a6e4-0000-7000-8000-0000000000bb')
-      .set(testApp.as(location))
-      .expect(404);
+    const unknown = await request(testApp.app).get('/v1/payment-intents/0190a6e4-0000-7000-8000-0000000000bb').set(testApp.as(location)).expect(404);
     expect(unknown.body).toMatchObject({ status: 404, code: 2006, messageKey: 'PAYMENT_INTENT_NOT_FOUND' });
     const elsewhere = await request(testApp.app).get(`/v1/payment-intents/${created.body.id}`).set(testApp.as(newLocation())).expect(404);
     expect(elsewhere.body).toMatchObject({ code: 2006, messageKey: 'PAYMENT_INTENT_NOT_FOUND' });
@@ -183,7 +180,10 @@ describe('session secrets on the browser-side reads', () => {
     await request(testApp.app).post(`/v1/payment-intents/${canceled.id}/cancel`).set(testApp.as(location)).expect(200);
     secrets.canceled = canceled.sessionSecret;
     const expired = await intentFor(customerId);
-    await testApp.db.knex('payment_intents').where({ id: expired.id }).update({ created_at: testApp.db.knex.raw("now() - interval '25 hours'") });
+    await testApp.db
+      .knex('payment_intents')
+      .where({ id: expired.id })
+      .update({ created_at: testApp.db.knex.raw("now() - interval '25 hours'") });
     secrets.expired = expired.sessionSecret;
     secrets.malformed = 'PI_nope_SECRET_short';
     secrets.forged = `${own.sessionSecret.slice(0, -4)}AAAA`;

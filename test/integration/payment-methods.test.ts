@@ -148,7 +148,12 @@ describe('GET /v1/customers/{id}/payment-methods', () => {
   it('lists the cards oldest first with results equal to the count', async () => {
     const { location, customer } = await customerAt();
     const first = await saveCard(testApp, location, customer.id);
-    const second = await saveCard(testApp, location, customer.id, cardInput({ card: { type: 'amex', lastFour: '0005', expiry: { month: '02', year: nextYear } } }));
+    const second = await saveCard(
+      testApp,
+      location,
+      customer.id,
+      cardInput({ card: { type: 'amex', lastFour: '0005', expiry: { month: '02', year: nextYear } } }),
+    );
     const response = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location)).expect(200);
     expect(response.body).toEqual({ results: 2, paymentMethods: [first, second] });
   });
@@ -161,10 +166,7 @@ describe('GET /v1/customers/{id}/payment-methods', () => {
 
   it('answers 404 CUSTOMER_NOT_FOUND for an unknown customer and 400 for a non-UUID id', async () => {
     const location = newLocation();
-    const missing = await request(testApp.app)
-      .get('/v1/customers/0190a6e4-0000-7000-8000-000000000002/payment-methods')
-      .set(testApp.as(location))
-      .expect(404);
+    const missing = await request(testApp.app).get('/v1/customers/0190a6e4-0000-7000-8000-000000000002/payment-methods').set(testApp.as(location)).expect(404);
     expect(missing.body).toMatchObject({ status: 404, code: 2001, messageKey: 'CUSTOMER_NOT_FOUND' });
     const bad = await request(testApp.app).get('/v1/customers/123/payment-methods').set(testApp.as(location)).expect(400);
     expect(bad.body).toMatchObject({ fieldName: 'id' });
@@ -175,7 +177,12 @@ describe('DELETE /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
   it('removes the card and every default bound to it, answering 204', async () => {
     const { location, customer } = await customerAt();
     const card = await saveCard(testApp, location, customer.id);
-    const kept = await saveCard(testApp, location, customer.id, cardInput({ card: { type: 'visa', lastFour: '1881', expiry: { month: '02', year: nextYear } } }));
+    const kept = await saveCard(
+      testApp,
+      location,
+      customer.id,
+      cardInput({ card: { type: 'visa', lastFour: '1881', expiry: { month: '02', year: nextYear } } }),
+    );
     for (const contextName of ['web-checkout', 'subscription']) {
       await request(testApp.app)
         .post(`/v1/customers/${customer.id}/payment-methods/defaults`)
@@ -196,10 +203,7 @@ describe('DELETE /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
     const list = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location));
     expect(list.body).toEqual({ results: 1, paymentMethods: [kept] });
     for (const contextName of ['web-checkout', 'subscription']) {
-      const gone = await request(testApp.app)
-        .get(`/v1/customers/${customer.id}/payment-methods/defaults/${contextName}`)
-        .set(testApp.as(location))
-        .expect(404);
+      const gone = await request(testApp.app).get(`/v1/customers/${customer.id}/payment-methods/defaults/${contextName}`).set(testApp.as(location)).expect(404);
       expect(gone.body).toMatchObject({ code: 2004, messageKey: 'DEFAULT_PAYMENT_METHOD_NOT_SET' });
     }
     await request(testApp.app)
@@ -218,10 +222,7 @@ describe('DELETE /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
       .set(testApp.as(location))
       .expect(404);
     expect(unknown.body).toMatchObject({ code: 2002, messageKey: 'PAYMENT_METHOD_NOT_FOUND' });
-    const notOwned = await request(testApp.app)
-      .delete(`/v1/customers/${customer.id}/payment-methods/${othersCard.id}`)
-      .set(testApp.as(location))
-      .expect(404);
+    const notOwned = await request(testApp.app).delete(`/v1/customers/${customer.id}/payment-methods/${othersCard.id}`).set(testApp.as(location)).expect(404);
     expect(notOwned.body).toMatchObject({ code: 2003, messageKey: 'PAYMENT_METHOD_NOT_OWNED' });
 
     const list = await request(testApp.app).get(`/v1/customers/${other.id}/payment-methods`).set(testApp.as(location));
@@ -230,10 +231,7 @@ describe('DELETE /v1/customers/{id}/payment-methods/{paymentMethodId}', () => {
 
   it('answers 400 naming paymentMethodId when it is not a UUID', async () => {
     const { location, customer } = await customerAt();
-    const response = await request(testApp.app)
-      .delete(`/v1/customers/${customer.id}/payment-methods/nope`)
-      .set(testApp.as(location))
-      .expect(400);
+    const response = await request(testApp.app).delete(`/v1/customers/${customer.id}/payment-methods/nope`).set(testApp.as(location)).expect(400);
     expect(response.body.fieldName).toBe('paymentMethodId');
   });
 });
@@ -273,7 +271,10 @@ describe('the most cards a customer may hold (MAX_CARDS_PER_CUSTOMER)', () => {
     const customer = await createCustomer(capped, location);
     const answers = await Promise.all(
       Array.from({ length: 12 }, (_, index) =>
-        request(capped.app).post(`/v1/customers/${customer.id}/payment-methods`).set(capped.as(location)).send(card(`race-${index}`)),
+        request(capped.app)
+          .post(`/v1/customers/${customer.id}/payment-methods`)
+          .set(capped.as(location))
+          .send(card(`race-${index}`)),
       ),
     );
     const statuses = answers.map((answer) => answer.status).sort();

@@ -77,7 +77,11 @@ async function callEveryOperation(): Promise<void> {
   const customerPath = `/v1/customers/${one.id}`;
 
   await api.post('/v1/customers').set(as).send({ externalReferenceId: 'plans' }).expect(200);
-  await api.post('/v1/customers').set({ ...as, [IDEMPOTENCY_KEY_HEADER]: 'plans-key' }).send({ externalReferenceId: 'plans' }).expect(200);
+  await api
+    .post('/v1/customers')
+    .set({ ...as, [IDEMPOTENCY_KEY_HEADER]: 'plans-key' })
+    .send({ externalReferenceId: 'plans' })
+    .expect(200);
   await api.get('/v1/customers?externalReferenceId=ext-7').set(as).expect(200);
   await api.get('/v1/customers?limit=5').set(as).expect(200);
   await api.get(`/v1/customers?limit=5&startingAfter=${one.id}`).set(as).expect(200);
@@ -111,8 +115,16 @@ async function callEveryOperation(): Promise<void> {
   await api.post(`/v1/payment-intents/${intent.body.id}/cancel`).set(as).expect(200);
   // A checkout: confirmed and captured; another confirmed and voided; the lists of intents; the two sweeps.
   for (const end of ['capture', 'cancel']) {
-    const paid = await api.post('/v1/payment-intents').set(as).send({ amount: 900, currency: 'USD', externalReferenceId: 'order-plans', customerId: one.id }).expect(201);
-    await api.post(`/v1/payment-intents/${paid.body.id}/confirm`).set(as).send({ paymentMethodId: one.cardIds[1] }).expect(200, /REQUIRES_CAPTURE/);
+    const paid = await api
+      .post('/v1/payment-intents')
+      .set(as)
+      .send({ amount: 900, currency: 'USD', externalReferenceId: 'order-plans', customerId: one.id })
+      .expect(201);
+    await api
+      .post(`/v1/payment-intents/${paid.body.id}/confirm`)
+      .set(as)
+      .send({ paymentMethodId: one.cardIds[1] })
+      .expect(200, /REQUIRES_CAPTURE/);
     await api.post(`/v1/payment-intents/${paid.body.id}/${end}`).set(as).send({}).expect(200);
   }
   await api.get('/v1/payment-intents?limit=5').set(as).expect(200);
@@ -176,7 +188,15 @@ async function analyzedPlan(sql: string, bindings: unknown[]): Promise<PlanNode>
 
 describe('query plans on a seeded database', () => {
   it('captured the statements of every operation', () => {
-    const tables = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'idempotency_keys', 'rate_limits', 'sandbox_processor_operations'];
+    const tables = [
+      'customers',
+      'payment_methods',
+      'default_payment_methods',
+      'payment_intents',
+      'idempotency_keys',
+      'rate_limits',
+      'sandbox_processor_operations',
+    ];
     for (const table of tables) expect([...statements.keys()].some((sql) => sql.includes(table))).toBe(true);
     expect(statements.size).toBeGreaterThanOrEqual(15);
   });

@@ -15,7 +15,9 @@ beforeAll(async () => {
 afterAll(() => first.close());
 
 function listCustomers(testApp: TestApp, location: string, authorization = testApp.adminAuthorization) {
-  return request(testApp.app).get('/v1/customers?externalReferenceId=x').set({ ...authorization, [LOCATION_HEADER]: location });
+  return request(testApp.app)
+    .get('/v1/customers?externalReferenceId=x')
+    .set({ ...authorization, [LOCATION_HEADER]: location });
 }
 
 describe('rate limits per client and location', () => {

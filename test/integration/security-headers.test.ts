@@ -23,12 +23,19 @@ function answers(): Array<[string, () => request.Test]> {
     ['a token 200', () => request(testApp.app).post(LOGIN).send(TEST_CLIENT)],
     ['a token 401', () => request(testApp.app).post(LOGIN).send({ clientId: TEST_CLIENT.clientId, clientSecret: 'wrong' })],
     ['a token 400', () => request(testApp.app).post(LOGIN).send({ clientId: 7 })],
-    ['an RFC 6749 token 200', () => request(testApp.app).post(LOGIN).type('form').send({ grant_type: 'client_credentials', ...{ client_id: TEST_CLIENT.clientId, client_secret: TEST_CLIENT.clientSecret } })],
+    [
+      'an RFC 6749 token 200',
+      () =>
+        request(testApp.app)
+          .post(LOGIN)
+          .type('form')
+          .send({ grant_type: 'client_credentials', ...{ client_id: TEST_CLIENT.clientId, client_secret: TEST_CLIENT.clientSecret } }),
+    ],
   ];
 }
 
 describe('security headers', () => {
-  it.each(answers())('%s carries Cache-Control: no-store and helmet\'s defaults, without X-Powered-By', async (_case, send) => {
+  it.each(answers())("%s carries Cache-Control: no-store and helmet's defaults, without X-Powered-By", async (_case, send) => {
     const response = await send();
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -60,10 +67,7 @@ describe('CORS only as configured', () => {
   });
 
   it('grants nothing on server-side operations, even to the configured origin', async () => {
-    const response = await request(testApp.app)
-      .options('/v1/customers')
-      .set('Origin', TEST_CORS_ORIGIN)
-      .set('Access-Control-Request-Method', 'POST');
+    const response = await request(testApp.app).options('/v1/customers').set('Origin', TEST_CORS_ORIGIN).set('Access-Control-Request-Method', 'POST');
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -44,7 +44,13 @@ async function checkout(api: Api, captureMethod: 'MANUAL' | 'AUTOMATIC'): Promis
     card: { type: 'visa', lastFour: '4242', expiry: { month: '12', year: String(new Date().getUTCFullYear() + 2) } },
   });
   expect({ step: 'card', status: card.status, body: card.body }).toMatchObject({ step: 'card', status: 201 });
-  const intent = await api('POST', '/v1/payment-intents', { amount: 990, currency: 'USD', externalReferenceId: 'order-kill', customerId: customer.body.id, captureMethod });
+  const intent = await api('POST', '/v1/payment-intents', {
+    amount: 990,
+    currency: 'USD',
+    externalReferenceId: 'order-kill',
+    customerId: customer.body.id,
+    captureMethod,
+  });
   expect({ step: 'intent', status: intent.status, body: intent.body }).toMatchObject({ step: 'intent', status: 201 });
   return { intentId: intent.body.id as string, cardId: card.body.id as string };
 }
@@ -57,7 +63,11 @@ it('an intent PROCESSING when its process is killed is settled by the next proce
   const { intentId, cardId } = await checkout(api, 'AUTOMATIC');
   const confirming = api('POST', `/v1/payment-intents/${intentId}/confirm`, { paymentMethodId: cardId }).catch(() => undefined);
   await eventually(async () => (await api('GET', `/v1/payment-intents/${intentId}`)).body.status === 'PROCESSING', 20_000, 'PROCESSING');
-  await eventually(async () => (await query('select 1 from sandbox_processor_operations where idempotency_key = $1', [`${intentId}:1`])).length === 1, 20_000, 'the authorization');
+  await eventually(
+    async () => (await query('select 1 from sandbox_processor_operations where idempotency_key = $1', [`${intentId}:1`])).length === 1,
+    20_000,
+    'the authorization',
+  );
   slow.signal('SIGKILL');
   await slow.exited;
   await confirming;
@@ -65,9 +75,15 @@ it('an intent PROCESSING when its process is killed is settled by the next proce
   const next = await start();
   const after = await apiOf(next, location);
   await eventually(async () => (await after('GET', `/v1/payment-intents/${intentId}`)).body.status === 'SUCCEEDED', 30_000, 'the recovery');
-  const authorizations = await query<{ state: string }>('select state from sandbox_processor_operations where location_id = $1 and operation = $2', [location, 'authorize']);
+  const authorizations = await query<{ state: string }>('select state from sandbox_processor_operations where location_id = $1 and operation = $2', [
+    location,
+    'authorize',
+  ]);
   expect(authorizations).toEqual([{ state: 'captured' }]);
-  const events = await query<{ type: string }>("select type from events where location_id = $1 and data->'object'->>'id' = $2 order by id", [location, intentId]);
+  const events = await query<{ type: string }>("select type from events where location_id = $1 and data->'object'->>'id' = $2 order by id", [
+    location,
+    intentId,
+  ]);
   expect(events.map(({ type }) => type)).toEqual(['payment_intent.created', 'payment_intent.processing', 'payment_intent.succeeded']);
 }, 120_000);
 

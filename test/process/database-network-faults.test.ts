@@ -108,20 +108,24 @@ describe('a database behind a failing network', () => {
     ['stalls (bytes held both ways, delivered later)', () => proxy().setMode('stall')],
     ['silently drops packets both ways', () => proxy().setMode('drop')],
     ['adds 2 s of latency', () => proxy().setLatency(2000)],
-  ])('that %s: requests answer 503 with Retry-After by the deadline, readiness 503, then recovery without a restart', async (_what, breakNetwork) => {
-    const location = `net-${randomUUID()}`;
-    await warmPool(location);
-    breakNetwork();
-    const during = await Promise.all([create(location), read(location), create(location)]);
-    for (const answer of during) expectUnavailable(answer);
-    expect(await readiness()).toBe(503);
-    await sleep(FAULT_MS);
-    expectUnavailable(await read(location));
+  ])(
+    'that %s: requests answer 503 with Retry-After by the deadline, readiness 503, then recovery without a restart',
+    async (_what, breakNetwork) => {
+      const location = `net-${randomUUID()}`;
+      await warmPool(location);
+      breakNetwork();
+      const during = await Promise.all([create(location), read(location), create(location)]);
+      for (const answer of during) expectUnavailable(answer);
+      expect(await readiness()).toBe(503);
+      await sleep(FAULT_MS);
+      expectUnavailable(await read(location));
 
-    proxy().setLatency(0);
-    proxy().setMode('forward');
-    await expectRecovered(location);
-  }, 60_000);
+      proxy().setLatency(0);
+      proxy().setMode('forward');
+      await expectRecovered(location);
+    },
+    60_000,
+  );
 
   it('cut in the middle of a write: 503, then recovery, and the retry with its key writes exactly once', async () => {
     const location = `net-${randomUUID()}`;

@@ -47,7 +47,12 @@ it('answers 503 with Retry-After during the gap, recovers on its own, and loses 
     const key = randomUUID();
     const response = await fetch(`${service.baseUrl}/v1/customers`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Platform-Restaurant-External-ID': 'loc-restart', 'Content-Type': 'application/json', 'Idempotency-Key': key },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        'Platform-Restaurant-External-ID': 'loc-restart',
+        'Content-Type': 'application/json',
+        'Idempotency-Key': key,
+      },
       body: JSON.stringify({ externalReferenceId: key }),
       signal: AbortSignal.timeout(15_000),
     });

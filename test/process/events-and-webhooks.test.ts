@@ -70,9 +70,7 @@ describe('events and webhooks across processes', () => {
       expect(endpoint.status).toBe(201);
       const secret = endpoint.body.secret as string;
       // Forty changes, half through each replica.
-      await Promise.all(
-        Array.from({ length: 40 }, (_, i) => api(i % 2 === 0 ? first : second, token, 'replicas')('POST', '/v1/customers', {})),
-      );
+      await Promise.all(Array.from({ length: 40 }, (_, i) => api(i % 2 === 0 ? first : second, token, 'replicas')('POST', '/v1/customers', {})));
       const eventIds = async (): Promise<string[]> => (await query<{ id: string }>("select id from events where location_id = 'replicas'")).map(({ id }) => id);
       await eventually(async () => new Set(receiver.eventIds()).size === (await eventIds()).length);
       // Settled: let any duplicate that was coming arrive.

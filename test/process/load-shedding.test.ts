@@ -42,7 +42,12 @@ async function confirmable(count: number) {
   });
   const intents: string[] = [];
   for (let index = 0; index < count; index += 1) {
-    const intent = await call('POST', '/v1/payment-intents', { amount: 500, currency: 'USD', externalReferenceId: `order-${index}`, customerId: customer.body.id });
+    const intent = await call('POST', '/v1/payment-intents', {
+      amount: 500,
+      currency: 'USD',
+      externalReferenceId: `order-${index}`,
+      customerId: customer.body.id,
+    });
     intents.push(intent.body.id as string);
   }
   const confirm = (id: string) => call('POST', `/v1/payment-intents/${id}/confirm`, { paymentMethodId: card.body.id });

@@ -23,10 +23,14 @@ const violations: Array<{ call: string; violations: string }> = [];
 beforeAll(async () => {
   service = await startSourceService({ CORS_ALLOWED_ORIGINS: 'https://checkout.example.test' });
   const port = await freePort();
-  prism = spawn(process.execPath, [path.join(ROOT, 'node_modules/.bin/prism'), 'proxy', 'openapi/openapi.yaml', service.baseUrl, '--port', String(port), '--cors', 'false'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  prism = spawn(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/.bin/prism'), 'proxy', 'openapi/openapi.yaml', service.baseUrl, '--port', String(port), '--cors', 'false'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start:\n${output.join('\n')}`)), 60_000);
@@ -79,30 +83,48 @@ describe("Prism's validation proxy in front of the service", () => {
     const token = (login.body.token as { accessToken: string }).accessToken;
     const as = { token };
 
-    const customer = await call('POST', '/v1/customers', { ...as, body: { externalReferenceId: 'crm-prism', description: 'ada@example.com' }, headers: { 'Idempotency-Key': 'prism-customer' } });
+    const customer = await call('POST', '/v1/customers', {
+      ...as,
+      body: { externalReferenceId: 'crm-prism', description: 'ada@example.com' },
+      headers: { 'Idempotency-Key': 'prism-customer' },
+    });
     expect(customer.status).toBe(200);
     const id = customer.body.id as string;
     expect((await call('GET', '/v1/customers?limit=5', as)).status).toBe(200);
     expect((await call('GET', `/v1/customers/${id}`, as)).status).toBe(200);
     expect((await call('PATCH', `/v1/customers/${id}`, { ...as, body: { description: 'ada.lovelace@example.com' } })).status).toBe(200);
 
-    const card = await call('POST', `/v1/customers/${id}/payment-methods`, { ...as, body: { type: 'CARD', card: { type: 'visa', lastFour: '4242', expiry: { month: '03', year: '2031' } }, fingerprint: 'fp-prism' } });
+    const card = await call('POST', `/v1/customers/${id}/payment-methods`, {
+      ...as,
+      body: { type: 'CARD', card: { type: 'visa', lastFour: '4242', expiry: { month: '03', year: '2031' } }, fingerprint: 'fp-prism' },
+    });
     expect(card.status).toBe(201);
     const cardId = card.body.id as string;
     expect((await call('GET', `/v1/customers/${id}/payment-methods`, as)).status).toBe(200);
-    expect((await call('PATCH', `/v1/customers/${id}/payment-methods/${cardId}`, { ...as, body: { card: { expiry: { month: '04', year: '2032' } } } })).status).toBe(200);
-    expect((await call('POST', `/v1/customers/${id}/payment-methods/defaults`, { ...as, body: { paymentMethodId: cardId, contextName: 'web' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/v1/customers/${id}/payment-methods/${cardId}`, { ...as, body: { card: { expiry: { month: '04', year: '2032' } } } })).status,
+    ).toBe(200);
+    expect((await call('POST', `/v1/customers/${id}/payment-methods/defaults`, { ...as, body: { paymentMethodId: cardId, contextName: 'web' } })).status).toBe(
+      200,
+    );
     expect((await call('GET', `/v1/customers/${id}/payment-methods/defaults/web`, as)).status).toBe(200);
 
-    const intent = await call('POST', '/v1/payment-intents', { ...as, body: { amount: 1250, currency: 'USD', externalReferenceId: 'order-prism', customerId: id, email: 'ada@example.com', amountDetails: { tip: 150 } } });
+    const intent = await call('POST', '/v1/payment-intents', {
+      ...as,
+      body: { amount: 1250, currency: 'USD', externalReferenceId: 'order-prism', customerId: id, email: 'ada@example.com', amountDetails: { tip: 150 } },
+    });
     expect(intent.status).toBe(201);
     const intentId = intent.body.id as string;
     expect((await call('POST', `/v1/payment-intents/${intentId}`, { ...as, body: { paymentMethodId: cardId } })).status).toBe(200);
-    expect((await call('GET', `/v1/payment-intents/${intentId}`, { ...as, headers: { 'Platform-Session-Secret': intent.body.sessionSecret as string } })).status).toBe(200);
+    expect(
+      (await call('GET', `/v1/payment-intents/${intentId}`, { ...as, headers: { 'Platform-Session-Secret': intent.body.sessionSecret as string } })).status,
+    ).toBe(200);
     expect((await call('POST', `/v1/payment-intents/${intentId}/confirm`, { ...as, body: {} })).status).toBe(200);
     expect((await call('POST', `/v1/payment-intents/${intentId}/capture`, { ...as, body: { amountToCapture: 1000 } })).status).toBe(200);
     const other = await call('POST', '/v1/payment-intents', { ...as, body: { amount: 500, currency: 'USD', externalReferenceId: 'order-prism-2' } });
-    expect((await call('POST', `/v1/payment-intents/${other.body.id as string}/cancel`, { ...as, body: { cancellationReason: 'ABANDONED' } })).status).toBe(200);
+    expect((await call('POST', `/v1/payment-intents/${other.body.id as string}/cancel`, { ...as, body: { cancellationReason: 'ABANDONED' } })).status).toBe(
+      200,
+    );
     expect((await call('GET', '/v1/payment-intents?limit=5&status=SUCCEEDED', as)).status).toBe(200);
 
     const events = await call('GET', '/v1/events?limit=5&type=payment_intent.*', as);
@@ -111,7 +133,11 @@ describe("Prism's validation proxy in front of the service", () => {
     expect((await call('GET', `/v1/events/${eventId}`, as)).status).toBe(200);
     expect((await call('GET', `/v1/customers/${id}/events?limit=3&createdAfter=2026-01-01T00:00:00Z`, as)).status).toBe(200);
 
-    const endpoint = await call('POST', '/v1/webhook-endpoints', { ...as, body: { url: 'http://127.0.0.1:9/hooks', enabledEvents: ['*'] }, headers: { 'Idempotency-Key': 'prism-endpoint' } });
+    const endpoint = await call('POST', '/v1/webhook-endpoints', {
+      ...as,
+      body: { url: 'http://127.0.0.1:9/hooks', enabledEvents: ['*'] },
+      headers: { 'Idempotency-Key': 'prism-endpoint' },
+    });
     expect(endpoint.status).toBe(201);
     const endpointId = endpoint.body.id as string;
     expect((await call('GET', '/v1/webhook-endpoints', as)).status).toBe(200);
@@ -127,7 +153,9 @@ describe("Prism's validation proxy in front of the service", () => {
     expect((await call('GET', '/v1/customers', {})).status).toBe(401);
     const unauthenticated = violations.pop();
     expect(unauthenticated?.call).toBe('GET /v1/customers → 401');
-    expect(JSON.parse(unauthenticated?.violations ?? '[]')).toEqual([{ location: ['request'], severity: 'Error', code: 401, message: 'Invalid security scheme used' }]);
+    expect(JSON.parse(unauthenticated?.violations ?? '[]')).toEqual([
+      { location: ['request'], severity: 'Error', code: 401, message: 'Invalid security scheme used' },
+    ]);
 
     expect((await call('DELETE', `/v1/customers/${id}/payment-methods/defaults/web`, as)).status).toBe(200);
     expect((await call('DELETE', `/v1/customers/${id}/payment-methods/${cardId}`, as)).status).toBe(204);

@@ -33,7 +33,11 @@ function shellCommandLines(): string[] {
 }
 
 /** Lines README's API-snippet test runs (test/process/readme-snippets.test.ts): shell variables, curl and its pipes. */
-const isApiSnippet = (line: string): boolean => /^(curl |[A-Z_]+=\$\(|[A-Z_]+=\(-H |[A-Z_]+=["'$a-z]|field\(\)|INTENT=|BASE=)/.test(line) || line.startsWith('| node -e') || line.startsWith('if (!a.token)') || line.startsWith('console.log(a.token');
+const isApiSnippet = (line: string): boolean =>
+  /^(curl |[A-Z_]+=\$\(|[A-Z_]+=\(-H |[A-Z_]+=["'$a-z]|field\(\)|INTENT=|BASE=)/.test(line) ||
+  line.startsWith('| node -e') ||
+  line.startsWith('if (!a.token)') ||
+  line.startsWith('console.log(a.token');
 
 /** Lines run word for word by a step of `.ci/run`, and where. */
 const RUN_BY_CI: Record<string, RegExp> = {
@@ -43,7 +47,8 @@ const RUN_BY_CI: Record<string, RegExp> = {
   'npm run openapi:lint': /step "openapi lint" npm run openapi:lint/,
   'npm run openapi:owasp': /step "openapi OWASP rules" npm run openapi:owasp/,
   'npm run test:browser': /npm run test:browser --/,
-  '.ci/image postgres://postgres@127.0.0.1:5432/payments ~/.cache/customer-payment-profiles-ci': /step "container image" \.ci\/image "\$\{database_url\}" "\$\{ci_cache\}"/,
+  '.ci/image postgres://postgres@127.0.0.1:5432/payments ~/.cache/customer-payment-profiles-ci':
+    /step "container image" \.ci\/image "\$\{database_url\}" "\$\{ci_cache\}"/,
 };
 
 /** Lines this file runs. */
@@ -60,7 +65,13 @@ async function until(condition: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
-const npmEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const npmEnv = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? os.tmpdir(),
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
 
 describe("README's shell commands", () => {
   it('are each run: here, by the API-snippet test, or word for word by .ci/run', () => {
@@ -108,7 +119,14 @@ describe("README's shell commands", () => {
       const file = path.join(dir, 'clients.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const clients = JSON.parse(readFileSync(file, 'utf8')) as { clientId: string; secretHash: string; scopes: string[]; locations: string[] }[];
-      expect(clients).toEqual([{ clientId: 'shop-backend', secretHash: expect.stringMatching(/^scrypt\$/), scopes: ['spi.customers:read', 'spi.customers:write'], locations: ['store-1'] }]);
+      expect(clients).toEqual([
+        {
+          clientId: 'shop-backend',
+          secretHash: expect.stringMatching(/^scrypt\$/),
+          scopes: ['spi.customers:read', 'spi.customers:write'],
+          locations: ['store-1'],
+        },
+      ]);
       // The secret is printed once, on stderr; stdout never holds it.
       const secret = /^clientSecret: +(\S+)$/m.exec(stderr)?.[1] as string;
       expect(secret).toMatch(/^\S{24,}$/);

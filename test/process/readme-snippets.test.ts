@@ -83,7 +83,10 @@ describe("README's API snippets", () => {
       body: JSON.stringify({ url: `http://127.0.0.1:${port}/hooks`, enabledEvents: ['customer.created'] }),
     });
     const { secret } = (await endpoint.json()) as { secret: string };
-    const receiver = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: String(port), WEBHOOK_SECRET: secret } });
+    const receiver = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', PORT: String(port), WEBHOOK_SECRET: secret },
+    });
     try {
       const output: string[] = [];
       createInterface({ input: receiver.stdout }).on('line', (line) => output.push(line));

@@ -59,8 +59,14 @@ async function workload(urls: [string, string], location: string): Promise<Step[
   };
   const year = String(new Date().getUTCFullYear() + 2);
   const customer = await call('POST', '/v1/customers', { externalReferenceId: 'replica-user' });
-  const cardA = await call('POST', `/v1/customers/${customer.id}/payment-methods`, { type: 'CARD', card: { type: 'VISA', lastFour: '4242', expiry: { month: '01', year } } });
-  const cardB = await call('POST', `/v1/customers/${customer.id}/payment-methods`, { type: 'CARD', card: { type: 'AMEX', lastFour: '0005', expiry: { month: '02', year } } });
+  const cardA = await call('POST', `/v1/customers/${customer.id}/payment-methods`, {
+    type: 'CARD',
+    card: { type: 'VISA', lastFour: '4242', expiry: { month: '01', year } },
+  });
+  const cardB = await call('POST', `/v1/customers/${customer.id}/payment-methods`, {
+    type: 'CARD',
+    card: { type: 'AMEX', lastFour: '0005', expiry: { month: '02', year } },
+  });
   await call('GET', `/v1/customers/${customer.id}/payment-methods`);
   await call('POST', `/v1/customers/${customer.id}/payment-methods/defaults`, { paymentMethodId: cardA.id, contextName: 'web' });
   await call('GET', `/v1/customers/${customer.id}/payment-methods/defaults/web`);
@@ -82,13 +88,10 @@ async function workload(urls: [string, string], location: string): Promise<Step[
 /** The same answers, once ids, secrets, dates and request ids (which differ run to run) are named by order of appearance. */
 function normalized(steps: Step[]): string {
   const names = new Map<string, string>();
-  return JSON.stringify(steps).replace(
-    /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|PI_[^"]+|\d{4}-\d\d-\d\dT[^"]+Z/g,
-    (value) => {
-      if (!names.has(value)) names.set(value, `<${names.size}>`);
-      return names.get(value) as string;
-    },
-  );
+  return JSON.stringify(steps).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|PI_[^"]+|\d{4}-\d\d-\d\dT[^"]+Z/g, (value) => {
+    if (!names.has(value)) names.set(value, `<${names.size}>`);
+    return names.get(value) as string;
+  });
 }
 
 describe('two replicas on one PostgreSQL database', () => {

@@ -87,7 +87,14 @@ describe.each([
         const kind = (index + round) % 3;
         outcomes.push(
           kind === 0
-            ? await send(service, agent, 'POST', '/v1/customers', { ...api, 'Content-Type': 'application/json' }, JSON.stringify({ externalReferenceId: `r${round}` }))
+            ? await send(
+                service,
+                agent,
+                'POST',
+                '/v1/customers',
+                { ...api, 'Content-Type': 'application/json' },
+                JSON.stringify({ externalReferenceId: `r${round}` }),
+              )
             : kind === 1
               ? await send(service, agent, 'GET', `/v1/customers/${randomUUID()}`, api)
               : await send(service, agent, 'GET', '/v1/customers?externalReferenceId=r1', api),

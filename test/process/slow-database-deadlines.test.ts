@@ -56,7 +56,6 @@ function create(service: RunningService, token: string, location: string, refere
   }).then(async (response) => ({ status: response.status, retryAfter: response.headers.get('retry-after'), at: Date.now() }));
 }
 
-
 describe('a database answering late', () => {
   it('a write answered 503 at its deadline never commits afterwards: its transaction is dropped with its connection', async () => {
     const { service, token } = await startService();
@@ -65,7 +64,8 @@ describe('a database answering late', () => {
       db.proxy.setLatency(LATENCY_MS);
       const references = Array.from({ length: 3 }, () => `late-${randomUUID()}`);
       const answers = await Promise.all(references.map((reference) => create(service, token, location, reference, randomUUID())));
-      for (const answer of answers) expect({ status: answer.status, retryAfter: answer.retryAfter }).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
+      for (const answer of answers)
+        expect({ status: answer.status, retryAfter: answer.retryAfter }).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
       // Longer than the rest of each write would take at this latency (a claim, a transaction of a few statements): had it gone on, it would have committed by then.
       const watched = Date.now();
       while (Date.now() - watched < WRITE_WOULD_HAVE_COMMITTED_MS) {
@@ -82,7 +82,9 @@ describe('a database answering late', () => {
     const location = `slow-${randomUUID()}`;
     db.proxy.setLatency(2000);
     const sent = Date.now();
-    const answers = Array.from({ length: 40 }, (_unused, index) => create(service, token, location, `term-${index}`, index % 2 === 0 ? randomUUID() : undefined));
+    const answers = Array.from({ length: 40 }, (_unused, index) =>
+      create(service, token, location, `term-${index}`, index % 2 === 0 ? randomUUID() : undefined),
+    );
     await sleep(200);
     const signalled = Date.now();
     service.signal('SIGTERM');

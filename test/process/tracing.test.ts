@@ -63,7 +63,11 @@ const attribute = (span: Span, key: string): unknown => {
 it("exports one request's spans in the caller's trace: route, status, statements without values; its log lines carry the trace id", async () => {
   const token = await devClientToken(service.baseUrl);
   const headers = { Authorization: `Bearer ${token}`, 'Platform-Restaurant-External-ID': 'loc-traced', 'Content-Type': 'application/json' };
-  const created = await fetch(`${service.baseUrl}/v1/customers`, { method: 'POST', headers, body: JSON.stringify({ externalReferenceId: 'traced-ref-4711', description: 'traced' }) });
+  const created = await fetch(`${service.baseUrl}/v1/customers`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ externalReferenceId: 'traced-ref-4711', description: 'traced' }),
+  });
   const customer = (await created.json()) as { id: string };
   const card = await fetch(`${service.baseUrl}/v1/customers/${customer.id}/payment-methods`, {
     method: 'POST',
@@ -74,11 +78,20 @@ it("exports one request's spans in the caller's trace: route, status, statements
 
   const traceId = randomBytes(16).toString('hex');
   const parentId = randomBytes(8).toString('hex');
-  const read = await fetch(`${service.baseUrl}/v1/customers/${customer.id}/payment-methods`, { headers: { ...headers, traceparent: `00-${traceId}-${parentId}-01` } });
+  const read = await fetch(`${service.baseUrl}/v1/customers/${customer.id}/payment-methods`, {
+    headers: { ...headers, traceparent: `00-${traceId}-${parentId}-01` },
+  });
   expect(read.status).toBe(200);
 
   await eventually(() => spans.some((span) => span.traceId === traceId && span.kind === 2), 20_000, "the request's server span");
-  await eventually(() => spans.filter((span) => span.traceId === traceId).some((span) => attribute(span, 'db.system') === 'postgresql' || attribute(span, 'db.system.name') === 'postgresql'), 20_000, 'a query span');
+  await eventually(
+    () =>
+      spans
+        .filter((span) => span.traceId === traceId)
+        .some((span) => attribute(span, 'db.system') === 'postgresql' || attribute(span, 'db.system.name') === 'postgresql'),
+    20_000,
+    'a query span',
+  );
   const ofRequest = spans.filter((span) => span.traceId === traceId);
   const server = ofRequest.find((span) => span.kind === 2) as Span;
   expect(server.parentSpanId).toBe(parentId);

@@ -17,11 +17,7 @@ export function accessClaims(overrides: JWTPayload = {}): JWTPayload {
 }
 
 /** Signs `claims` with `key`, exactly as given: no defaults, so tests control every claim and header. */
-export function signToken(
-  key: CryptoKey | Uint8Array,
-  header: { alg: string; kid?: string; typ?: string; jku?: string },
-  claims: JWTPayload,
-): Promise<string> {
+export function signToken(key: CryptoKey | Uint8Array, header: { alg: string; kid?: string; typ?: string; jku?: string }, claims: JWTPayload): Promise<string> {
   return new SignJWT(claims).setProtectedHeader(header).sign(key);
 }
 

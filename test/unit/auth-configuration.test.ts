@@ -109,9 +109,7 @@ describe('signing keys', () => {
 describe('external identity provider settings', () => {
   it('go together: one without the others stops start-up', () => {
     expect(() => loadConfig({ AUTH_JWKS_URL: 'https://idp.example/jwks.json' })).toThrow(/AUTH_JWKS_URL/);
-    expect(() =>
-      loadConfig({ AUTH_JWKS_URL: 'https://idp.example/jwks.json', AUTH_ISSUER: 'https://idp.example/', AUTH_AUDIENCE: 'api' }),
-    ).not.toThrow();
+    expect(() => loadConfig({ AUTH_JWKS_URL: 'https://idp.example/jwks.json', AUTH_ISSUER: 'https://idp.example/', AUTH_AUDIENCE: 'api' })).not.toThrow();
   });
 });
 
@@ -136,7 +134,9 @@ describe('production settings', () => {
   });
 
   it('refuses the sandbox processor, which moves no money, unless ALLOW_SANDBOX_PROCESSOR=true', () => {
-    expect(() => loadConfig({ ...PRODUCTION, ALLOW_SANDBOX_PROCESSOR: '' })).toThrow(/PAYMENT_PROCESSOR: NODE_ENV=production would take payments with the sandbox/);
+    expect(() => loadConfig({ ...PRODUCTION, ALLOW_SANDBOX_PROCESSOR: '' })).toThrow(
+      /PAYMENT_PROCESSOR: NODE_ENV=production would take payments with the sandbox/,
+    );
     expect(() => loadConfig({ ...PRODUCTION, ALLOW_SANDBOX_PROCESSOR: 'false' })).toThrow(/ALLOW_SANDBOX_PROCESSOR=true starts with it anyway/);
     expect(loadConfig({ ...PRODUCTION })).toMatchObject({ PAYMENT_PROCESSOR: 'sandbox', ALLOW_SANDBOX_PROCESSOR: true });
     // Outside production the sandbox is simply the default.

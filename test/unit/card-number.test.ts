@@ -3,9 +3,8 @@ import fc from 'fast-check';
 import { containsCardNumber, findCardNumberField, passesLuhn } from '../../src/platform/validation/card-number';
 
 describe('passesLuhn', () => {
-  it.each([['4111111111111111'], ['5555555555554444'], ['378282246310005'], ['6011111111111117'], ['4222222222222']])(
-    'accepts the test card %s',
-    (digits) => expect(passesLuhn(digits)).toBe(true),
+  it.each([['4111111111111111'], ['5555555555554444'], ['378282246310005'], ['6011111111111117'], ['4222222222222']])('accepts the test card %s', (digits) =>
+    expect(passesLuhn(digits)).toBe(true),
   );
 
   it.each([['4111111111111112'], ['1234567812345678']])('rejects %s', (digits) => expect(passesLuhn(digits)).toBe(false));

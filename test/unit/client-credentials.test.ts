@@ -6,10 +6,13 @@ function tokenEndpoint(expiresIn: number) {
   const fetch = (async () => {
     state.logins += 1;
     if (state.refuse) {
-      return new Response(JSON.stringify({ status: 429, code: 4291, message: 'Too many failed logins.', messageKey: 'TOO_MANY_LOGIN_ATTEMPTS', requestId: 'r' }), {
-        status: 429,
-        headers: { 'Content-Type': 'application/json' },
-      });
+      return new Response(
+        JSON.stringify({ status: 429, code: 4291, message: 'Too many failed logins.', messageKey: 'TOO_MANY_LOGIN_ATTEMPTS', requestId: 'r' }),
+        {
+          status: 429,
+          headers: { 'Content-Type': 'application/json' },
+        },
+      );
     }
     const token = { tokenType: 'Bearer', scope: 's', expiresIn, accessToken: `token-${state.logins}`, idToken: null, refreshToken: null };
     return new Response(JSON.stringify({ token, status: 'SUCCESS' }), { status: 200, headers: { 'Content-Type': 'application/json' } });

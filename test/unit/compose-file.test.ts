@@ -11,7 +11,9 @@ import { promisify } from 'node:util';
  */
 const ROOT = path.resolve(__dirname, '../..');
 const COMPOSE = readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8');
-const header = COMPOSE.split('\n').filter((line) => line.startsWith('#   ')).map((line) => line.slice(4));
+const header = COMPOSE.split('\n')
+  .filter((line) => line.startsWith('#   '))
+  .map((line) => line.slice(4));
 const mounted = [...COMPOSE.matchAll(/^\s*- \.\/([^:]+):/gm)].map((match) => match[1] as string);
 
 it('mounts only paths that are in the checkout or that its documented commands make', async () => {

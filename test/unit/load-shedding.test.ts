@@ -26,7 +26,11 @@ it('answers the request beyond maxInFlight 503 with Retry-After, never a probe, 
   const { app, releases } = appWith({ maxInFlight: 3, maxEventLoopDelayMs: 0, repeatHoldMs: 0 });
   const server = app.listen(0);
   try {
-    const held = [1, 2, 3].map(() => request(server).get('/held').then((response) => response));
+    const held = [1, 2, 3].map(() =>
+      request(server)
+        .get('/held')
+        .then((response) => response),
+    );
     while (releases.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
     const shed = await request(server).get('/quick');
     expect(shed.status).toBe(503);
@@ -48,7 +52,9 @@ it('sheds while the event loop is later than the bound, and serves again once it
   app.get('/quick', (_request, response) => void response.json({ quick: true }));
   await request(app).get('/quick').expect(200);
   delayMs = 101;
-  await request(app).get('/quick').expect(503, /SERVICE_OVERLOADED/);
+  await request(app)
+    .get('/quick')
+    .expect(503, /SERVICE_OVERLOADED/);
   delayMs = 100;
   await request(app).get('/quick').expect(200);
 });
@@ -70,12 +76,18 @@ it('writes no access line for a shed request: one summary warning counts a surge
   const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
   let delayMs = 101;
   const app = express();
-  app.use(requestId(), requestLogger(logger), loadShedding({ maxInFlight: 0, maxEventLoopDelayMs: 100, repeatHoldMs: 0 }, { loopDelayMs: () => delayMs, logger }));
+  app.use(
+    requestId(),
+    requestLogger(logger),
+    loadShedding({ maxInFlight: 0, maxEventLoopDelayMs: 100, repeatHoldMs: 0 }, { loopDelayMs: () => delayMs, logger }),
+  );
   app.get('/quick', (_request, response) => void response.json({ quick: true }));
   for (let shed = 0; shed < 5; shed += 1) await request(app).get('/quick').expect(503);
   delayMs = 0;
   await request(app).get('/quick').expect(200);
   expect(lines.filter(({ msg }) => msg === 'request completed').map(({ status }) => status)).toEqual([200]);
   // The first of the surge is written at once; the four after it wait for the period's end.
-  expect(lines.filter(({ msg }) => String(msg).startsWith('requests shed'))).toEqual([expect.objectContaining({ level: 'warn', shed: 1, reason: 'event-loop delay' })]);
+  expect(lines.filter(({ msg }) => String(msg).startsWith('requests shed'))).toEqual([
+    expect.objectContaining({ level: 'warn', shed: 1, reason: 'event-loop delay' }),
+  ]);
 });

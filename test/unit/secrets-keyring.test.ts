@@ -58,7 +58,9 @@ describe('loadSecretBox', () => {
   it('names the uid that must read an unreadable keyring file', () => {
     if (process.getuid?.() === 0) {
       // Root reads any file: the message is shown by a file that cannot be found instead.
-      expect(() => loadSecretBox(loadConfig({ SECRETS_ENCRYPTION_KEY_FILE: '/nonexistent/keyring.json' }))).toThrow(/SECRETS_ENCRYPTION_KEY_FILE \/nonexistent\/keyring.json cannot be read/);
+      expect(() => loadSecretBox(loadConfig({ SECRETS_ENCRYPTION_KEY_FILE: '/nonexistent/keyring.json' }))).toThrow(
+        /SECRETS_ENCRYPTION_KEY_FILE \/nonexistent\/keyring.json cannot be read/,
+      );
       return;
     }
     const file = path.join(folder(), 'keyring.json');

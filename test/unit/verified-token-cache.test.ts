@@ -70,9 +70,9 @@ describe('TokenVerifier with its cache of verified tokens', () => {
   });
   afterEach(() => jest.useRealTimers());
 
-  const verifierWith = (cache: VerifiedTokenCache) => new TokenVerifier({ issuer: ISSUER, audience: AUDIENCE, publicKeys: [publicJwk], maxLifetimeSeconds: 86_400 }, undefined, cache);
-  const sign = (overrides = {}) =>
-    signToken(key, { alg: 'ES256', kid, typ: 'at+jwt' }, accessClaims({ iss: ISSUER, aud: AUDIENCE, ...overrides }));
+  const verifierWith = (cache: VerifiedTokenCache) =>
+    new TokenVerifier({ issuer: ISSUER, audience: AUDIENCE, publicKeys: [publicJwk], maxLifetimeSeconds: 86_400 }, undefined, cache);
+  const sign = (overrides = {}) => signToken(key, { alg: 'ES256', kid, typ: 'at+jwt' }, accessClaims({ iss: ISSUER, aud: AUDIENCE, ...overrides }));
 
   it('keeps a token it verified, and answers a kept one without verifying it again', async () => {
     const cache = new VerifiedTokenCache();

@@ -33,10 +33,7 @@ export function createPaymentProfilesClient(options: PaymentProfilesClientOption
 
 /** The headers every /v1 call takes: the location it acts for, and a session secret on the browser-side reads. */
 export function locationHeaders(locationId: string): { 'Platform-Restaurant-External-ID': string };
-export function locationHeaders(
-  locationId: string,
-  sessionSecret: string,
-): { 'Platform-Restaurant-External-ID': string; 'Platform-Session-Secret': string };
+export function locationHeaders(locationId: string, sessionSecret: string): { 'Platform-Restaurant-External-ID': string; 'Platform-Session-Secret': string };
 export function locationHeaders(locationId: string, sessionSecret?: string) {
   return {
     'Platform-Restaurant-External-ID': locationId,

@@ -15,11 +15,7 @@ export interface PageQuery {
  * `desc`: newest first). One more row than the page is read to tell whether
  * more follow. `rows` is the query with its own filters, not yet ordered.
  */
-export async function cursorPage<Row>(
-  rows: Knex.QueryBuilder,
-  page: PageQuery,
-  order: 'asc' | 'desc',
-): Promise<{ rows: Row[]; hasMore: boolean }> {
+export async function cursorPage<Row>(rows: Knex.QueryBuilder, page: PageQuery, order: 'asc' | 'desc'): Promise<{ rows: Row[]; hasMore: boolean }> {
   if (page.startingAfter !== undefined) rows.where('id', order === 'asc' ? '>' : '<', page.startingAfter);
   if (page.createdAfter !== undefined) rows.where('created_at', '>', page.createdAfter);
   if (page.createdBefore !== undefined) rows.where('created_at', '<', page.createdBefore);

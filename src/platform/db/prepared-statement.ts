@@ -62,11 +62,7 @@ interface DriverQuery {
  * `query` event is still emitted for anyone listening. In a transaction the
  * statement goes through the transaction's own `raw`, which holds its connection.
  */
-export async function runPrepared<Row>(
-  db: Knex | Knex.Transaction,
-  statement: PreparedStatement,
-  bindings: readonly Knex.RawBinding[],
-): Promise<Row[]> {
+export async function runPrepared<Row>(db: Knex | Knex.Transaction, statement: PreparedStatement, bindings: readonly Knex.RawBinding[]): Promise<Row[]> {
   const client = db.client as KnexClientParts;
   const options = client.config.userParams?.namedStatements === false ? {} : { name: statement.name };
   if (db.isTransaction === true) {

@@ -13,7 +13,8 @@ import { errorMessageSchema } from '../errors/error-message.schemas';
 /** What every answer of the service carries. */
 export const ANSWER_HEADERS = z.object({
   'X-Request-Id': z.string().meta({
-    description: "The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support.",
+    description:
+      "The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support.",
     example: '7c1f4b52-2d4e-4f0a-9a51-0f3c2b1d5e6a',
   }),
 });

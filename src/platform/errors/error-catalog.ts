@@ -63,7 +63,11 @@ export const ERROR_CATALOG = {
     code: 4001,
     message: 'A bearer access token is required: Authorization: Bearer <token>.',
   },
-  INVALID_TOKEN: { status: 401, code: 4002, message: 'The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).' },
+  INVALID_TOKEN: {
+    status: 401,
+    code: 4002,
+    message: 'The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).',
+  },
   INVALID_CLIENT_CREDENTIALS: { status: 401, code: 4003, message: 'The client id or client secret is wrong.' },
   SESSION_SECRET_INVALID: {
     status: 401,
@@ -138,7 +142,8 @@ export const ERROR_CATALOG = {
   SERVICE_OVERLOADED: {
     status: 503,
     code: 5006,
-    message: 'The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.',
+    message:
+      'The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.',
   },
   PAYMENT_PROCESSOR_UNAVAILABLE: {
     status: 503,

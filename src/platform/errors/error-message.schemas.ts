@@ -31,10 +31,13 @@ const errorMessageFields = {
     description: 'Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.',
   }),
   fieldName: z.string().optional().meta({ description: 'The request field (or header) at fault, when exactly one is, as a dotted path.' }),
-  link: z.string().optional().meta({
-    description: `Where the condition is explained: its entry on the served page ${ERROR_DOCS_PATH}, relative to this service.`,
-    example: `${ERROR_DOCS_PATH}#CUSTOMER_NOT_FOUND`,
-  }),
+  link: z
+    .string()
+    .optional()
+    .meta({
+      description: `Where the condition is explained: its entry on the served page ${ERROR_DOCS_PATH}, relative to this service.`,
+      example: `${ERROR_DOCS_PATH}#CUSTOMER_NOT_FOUND`,
+    }),
   requestId: z.string().meta({ description: "Identifier of the client's HTTP request (also the X-Request-Id response header)." }),
   developerMessage: z.string().optional().meta({ description: 'Additional detail, if available.' }),
 };

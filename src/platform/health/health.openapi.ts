@@ -26,7 +26,8 @@ export const healthPaths: ZodOpenApiPathsObject = {
       operationId: 'readiness',
       tags: [TAG],
       summary: 'Readiness probe',
-      description: 'The database answers within HEALTH_DATABASE_TIMEOUT_MS and the process is not shutting down; otherwise 503, so the load balancer sends traffic elsewhere.',
+      description:
+        'The database answers within HEALTH_DATABASE_TIMEOUT_MS and the process is not shutting down; otherwise 503, so the load balancer sends traffic elsewhere.',
       security: [],
       responses: {
         '200': jsonResponse('Ready for traffic.', z.strictObject({ status: z.literal('UP'), database: z.literal('UP'), version }).meta({ id: 'Readiness' })),

@@ -55,7 +55,10 @@ function shedSummary(logger: Logger, settings: LoadSheddingSettings): (reason: s
   const flush = () => {
     timer = undefined;
     if (shed === 0) return;
-    logger.warn({ shed, reason, maxInFlight: settings.maxInFlight, maxEventLoopDelayMs: settings.maxEventLoopDelayMs }, 'requests shed: answered 503 SERVICE_OVERLOADED');
+    logger.warn(
+      { shed, reason, maxInFlight: settings.maxInFlight, maxEventLoopDelayMs: settings.maxEventLoopDelayMs },
+      'requests shed: answered 503 SERVICE_OVERLOADED',
+    );
     shed = 0;
   };
   return (why) => {

@@ -47,9 +47,9 @@ export function locationHeader(): RequestHandler {
             ? `The ${LOCATION_HEADER} header must not contain control characters.`
             : ambiguousUnicode(value)
               ? `The ${LOCATION_HEADER} header must be UTF-8 in Unicode NFC, without invisible format characters.`
-            : occurrences(request.rawHeaders, lowerName) > 1
-              ? `The ${LOCATION_HEADER} header must be sent once.`
-              : undefined;
+              : occurrences(request.rawHeaders, lowerName) > 1
+                ? `The ${LOCATION_HEADER} header must be sent once.`
+                : undefined;
     if (problem !== undefined) {
       throw new DomainError('LOCATION_HEADER_INVALID', { message: problem, fieldName: LOCATION_HEADER });
     }

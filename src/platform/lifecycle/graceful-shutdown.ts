@@ -79,10 +79,13 @@ export function stopGracefullyOnSignals(parts: ShutdownParts): void {
     stopping = true;
     parts.readiness.startShutdown();
     parts.logger.info({ signal, drainMs: parts.drainMs, timeoutMs: parts.timeoutMs }, 'shutting down: draining');
-    setTimeout(() => {
-      parts.logger.error('shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, parts.drainMs + parts.timeoutMs + 5000).unref();
+    setTimeout(
+      () => {
+        parts.logger.error('shutdown did not finish in time; exiting');
+        process.exit(1);
+      },
+      parts.drainMs + parts.timeoutMs + 5000,
+    ).unref();
     const backgroundStopped = Promise.allSettled((parts.background ?? []).map((work) => work.stop()));
 
     await sleep(parts.drainMs);

@@ -56,7 +56,9 @@ function main(): void {
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    console.error(code === 'EEXIST' ? 'The file exists; a keyring is never overwritten. Choose another file.' : `Cannot write the keyring: ${(error as Error).message}`);
+    console.error(
+      code === 'EEXIST' ? 'The file exists; a keyring is never overwritten. Choose another file.' : `Cannot write the keyring: ${(error as Error).message}`,
+    );
     process.exitCode = 1;
   }
 }

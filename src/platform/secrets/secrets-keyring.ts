@@ -12,12 +12,15 @@ function readKeyring(file: string, source: string): SecretBox {
     json = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const hint = code === 'EACCES' ? ` (the file must be readable by the service's user, uid ${process.getuid?.() ?? '?'}: chown it or give its group read access)` : '';
+    const hint =
+      code === 'EACCES' ? ` (the file must be readable by the service's user, uid ${process.getuid?.() ?? '?'}: chown it or give its group read access)` : '';
     throw new ConfigError(`${source} ${file} cannot be read as JSON: ${(error as Error).message}${hint}`);
   }
   const parsed = keyringSchema.safeParse(json);
   if (!parsed.success) {
-    throw new ConfigError(`${source} must be {"current": id, "keys": {id: 32 bytes in base64}} (make one with \`npm run secrets:key:new -- --out FILE\`): ${parsed.error.issues[0]?.message}`);
+    throw new ConfigError(
+      `${source} must be {"current": id, "keys": {id: 32 bytes in base64}} (make one with \`npm run secrets:key:new -- --out FILE\`): ${parsed.error.issues[0]?.message}`,
+    );
   }
   try {
     return new SecretBox(parsed.data);

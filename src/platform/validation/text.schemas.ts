@@ -53,7 +53,8 @@ export function identifierText(options: { min?: number; max: number; description
 }
 
 /** How the document states the rule of identifierText. */
-const IDENTIFIER_RULE = 'Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused.';
+const IDENTIFIER_RULE =
+  'Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused.';
 
 /** A UUID path or body value. Upper case is accepted and read as the same UUID. */
 export const uuidValue = z

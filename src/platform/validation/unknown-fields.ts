@@ -27,7 +27,5 @@ const fold = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
  */
 export function unknownFieldMessage(schema: z.ZodType, path: readonly PropertyKey[], key: string): string {
   const meant = keysAt(schema, path).find((known) => fold(known) === fold(key));
-  return meant === undefined
-    ? 'Unknown field: this request has no such field.'
-    : `Unknown field: did you mean ${meant}? Field names are case-sensitive.`;
+  return meant === undefined ? 'Unknown field: this request has no such field.' : `Unknown field: did you mean ${meant}? Field names are case-sensitive.`;
 }

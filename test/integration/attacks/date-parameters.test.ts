@@ -70,7 +70,9 @@ describe.each(DATED.map(({ operation, parameter }) => [`${operation.method.toUpp
       ['a fraction of 129 digits', `2026-11-01T00:00:00.${'1'.repeat(129)}Z`],
       ['a fraction of 10 digits', '2026-11-01T00:00:00.1234567891Z'],
     ])('refuses %s with 400 naming the field', async (_case, value) => {
-      const response = await request(testApp.app).get(urlOf(path, parameter, value)).set(testApp.as(location));
+      const response = await request(testApp.app)
+        .get(urlOf(path, parameter, value))
+        .set(testApp.as(location));
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ messageKey: 'VALIDATION_FAILED', fieldName: parameter });
     });
@@ -80,13 +82,18 @@ describe.each(DATED.map(({ operation, parameter }) => [`${operation.method.toUpp
       ['year 9999 at -15:59', '9999-12-31T23:59:59.999999999-15:59'],
       ['an offset of +15:59', '2026-11-01T00:00:00+15:59'],
     ])('accepts %s, the edge of what PostgreSQL stores', async (_case, value) => {
-      await request(testApp.app).get(urlOf(path, parameter, value)).set(testApp.as(location)).expect(200);
+      await request(testApp.app)
+        .get(urlOf(path, parameter, value))
+        .set(testApp.as(location))
+        .expect(200);
     });
 
     it('answers 200 for every instant PostgreSQL stores and 400 naming the field for the rest, never a 5xx', async () => {
       await fc.assert(
         fc.asyncProperty(instants, async ({ value, stored }) => {
-          const response = await request(testApp.app).get(urlOf(path, parameter, value)).set(testApp.as(location));
+          const response = await request(testApp.app)
+            .get(urlOf(path, parameter, value))
+            .set(testApp.as(location));
           expect(response.status).toBe(stored ? 200 : 400);
           if (!stored) expect(response.body.fieldName).toBe(parameter);
         }),

@@ -54,8 +54,7 @@ describe('deeply nested JSON', () => {
 
   it('allows 32 levels and refuses 33, objects and arrays alike, and strings do not count', async () => {
     const location = newLocation();
-    const post = (body: string) =>
-      request(testApp.app).post('/v1/customers').set(testApp.as(location)).set('Content-Type', 'application/json').send(body);
+    const post = (body: string) => request(testApp.app).post('/v1/customers').set(testApp.as(location)).set('Content-Type', 'application/json').send(body);
     // Depth 32 reaches the schema, which refuses the unknown shape or ignores it; never JSON_TOO_DEEP.
     const at32 = await post(`{"description":"x","n":${nestedObjects(31)}}`);
     expect(at32.body.messageKey).not.toBe('JSON_TOO_DEEP');
@@ -66,13 +65,8 @@ describe('deeply nested JSON', () => {
   });
 
   it('leaves the process answering: a hundred bombs, then a normal request', async () => {
-    const bombs = Array.from({ length: 100 }, () =>
-      request(testApp.app).post(LOGIN_PATH).set('Content-Type', 'application/json').send(nestedArrays(6000)),
-    );
+    const bombs = Array.from({ length: 100 }, () => request(testApp.app).post(LOGIN_PATH).set('Content-Type', 'application/json').send(nestedArrays(6000)));
     for (const response of await Promise.all(bombs)) expect(response.status).toBe(400);
-    await request(testApp.app)
-      .post(LOGIN_PATH)
-      .send({ clientId: TEST_CLIENT.clientId, clientSecret: TEST_CLIENT.clientSecret })
-      .expect(200);
+    await request(testApp.app).post(LOGIN_PATH).send({ clientId: TEST_CLIENT.clientId, clientSecret: TEST_CLIENT.clientSecret }).expect(200);
   });
 });

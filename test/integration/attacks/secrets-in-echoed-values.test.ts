@@ -60,10 +60,7 @@ describe('X-Request-Id', () => {
 
   it('holding the request’s own bearer token is replaced', async () => {
     const token = String(testApp.adminAuthorization.Authorization).slice('Bearer '.length);
-    const response = await request(testApp.app)
-      .get('/v1/customers')
-      .set(testApp.as(newLocation()))
-      .set('X-Request-Id', token.slice(0, 128));
+    const response = await request(testApp.app).get('/v1/customers').set(testApp.as(newLocation())).set('X-Request-Id', token.slice(0, 128));
     expect(response.headers['x-request-id']).not.toBe(token.slice(0, 128));
     expect(everywhere(response)).not.toContain(token.slice(0, 128));
   });

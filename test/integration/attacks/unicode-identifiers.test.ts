@@ -47,9 +47,7 @@ describe('contextName', () => {
     expect(set.body.contextName).toBe(NFC);
     const read = await request(testApp.app).get(defaultsPath(customer.id, readAs)).set(testApp.as(location)).expect(200);
     expect(read.body).toEqual({ paymentMethodId: card.id, contextName: NFC });
-    expect(await testApp.db.knex('default_payment_methods').where({ location_id: location }).select('context_name')).toEqual([
-      { context_name: NFC },
-    ]);
+    expect(await testApp.db.knex('default_payment_methods').where({ location_id: location }).select('context_name')).toEqual([{ context_name: NFC }]);
     await request(testApp.app).delete(defaultsPath(customer.id, readAs)).set(testApp.as(location)).expect(200);
   });
 
@@ -116,16 +114,16 @@ describe('a card fingerprint', () => {
 });
 
 describe('the Platform-Restaurant-External-ID header', () => {
-  it.each([
-    ...FORMAT_CHARACTERS,
-    ['a name not in NFC', `loc-${NFD}`],
-  ])('holding %s (sent as UTF-8) is refused 400: a location is compared exactly, so it must be sent in one form', async (_what, value) => {
-    const response = await request(testApp.app)
-      .get('/v1/customers?externalReferenceId=x')
-      .set(testApp.adminAuthorization)
-      // Header values travel as bytes; Node reads each byte as one Latin-1 character.
-      .set(LOCATION_HEADER, Buffer.from(value as string, 'utf8').toString('latin1'));
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ messageKey: 'LOCATION_HEADER_INVALID', fieldName: LOCATION_HEADER });
-  });
+  it.each([...FORMAT_CHARACTERS, ['a name not in NFC', `loc-${NFD}`]])(
+    'holding %s (sent as UTF-8) is refused 400: a location is compared exactly, so it must be sent in one form',
+    async (_what, value) => {
+      const response = await request(testApp.app)
+        .get('/v1/customers?externalReferenceId=x')
+        .set(testApp.adminAuthorization)
+        // Header values travel as bytes; Node reads each byte as one Latin-1 character.
+        .set(LOCATION_HEADER, Buffer.from(value as string, 'utf8').toString('latin1'));
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ messageKey: 'LOCATION_HEADER_INVALID', fieldName: LOCATION_HEADER });
+    },
+  );
 });

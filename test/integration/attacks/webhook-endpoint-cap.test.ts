@@ -19,7 +19,8 @@ const create = (location: string, key?: string) => {
   const call = request(testApp.app).post('/v1/webhook-endpoints').set(testApp.as(location));
   return (key === undefined ? call : call.set('Idempotency-Key', key)).send({ url: 'https://hooks.example.com/in', enabledEvents: ['*'] });
 };
-const count = async (location: string) => Number((await testApp.db.knex('webhook_endpoints').where({ location_id: location }).count({ count: '*' }).first())?.count);
+const count = async (location: string) =>
+  Number((await testApp.db.knex('webhook_endpoints').where({ location_id: location }).count({ count: '*' }).first())?.count);
 
 describe('POST /v1/webhook-endpoints, at the cap', () => {
   it('answers 409 WEBHOOK_ENDPOINT_LIMIT_REACHED for the seventeenth, and a removal makes room again', async () => {

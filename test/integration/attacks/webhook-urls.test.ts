@@ -18,7 +18,10 @@ beforeAll(async () => {
 afterAll(() => publicOnly.close());
 
 const create = (location: string, url: string) =>
-  request(publicOnly.app).post('/v1/webhook-endpoints').set(publicOnly.as(location)).send({ url, enabledEvents: ['*'] });
+  request(publicOnly.app)
+    .post('/v1/webhook-endpoints')
+    .set(publicOnly.as(location))
+    .send({ url, enabledEvents: ['*'] });
 
 describe('a webhook URL, where private targets are not allowed (production)', () => {
   it.each([

@@ -134,7 +134,10 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
 
 function call(operation: Operation<never>, records: Records, headers: Headers): request.Test {
   const { path, query, body } = requestOf(operation, records);
-  const test = request(testApp.app)[operation.method](path).query(query).set({ [LOCATION_HEADER]: location, ...headers });
+  const test = request(testApp.app)
+    [operation.method](path)
+    .query(query)
+    .set({ [LOCATION_HEADER]: location, ...headers });
   return body === undefined ? test : test.send(body as object);
 }
 

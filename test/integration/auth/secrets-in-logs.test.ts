@@ -45,7 +45,10 @@ it('a full run of requests leaves no bearer token, client secret or session secr
     .expect(201);
   const sessionSecret: string = intent.body.sessionSecret;
   const browserToken = await testApp.tokenFor({ scopes: ['simplified-payments-integration:read'], locations: ['*'] });
-  for (const [secret, status] of [[sessionSecret, 200], [`${sessionSecret}x`, 401]] as const) {
+  for (const [secret, status] of [
+    [sessionSecret, 200],
+    [`${sessionSecret}x`, 401],
+  ] as const) {
     await request(testApp.app)
       .get(`/v1/customers/${created.body.id}/payment-methods`)
       .set('Authorization', `Bearer ${browserToken}`)
@@ -68,11 +71,27 @@ it('a full run of requests leaves no bearer token, client secret or session secr
     .expect(200);
   const webhookSecrets = [endpoint.body.secret as string, rotated.body.secret as string].map((secret) => secret.slice('whsec_'.length));
   const logger = createLogger({ level: 'info', destination: { write: (line: string) => testApp.logLines.push(line) } });
-  logger.warn({ endpoint: { id: endpoint.body.id, secret: rotated.body.secret, previousSecret: endpoint.body.secret }, headers: { 'webhook-signature': 'v1,c2lnbmF0dXJl' } }, 'logged by mistake');
+  logger.warn(
+    {
+      endpoint: { id: endpoint.body.id, secret: rotated.body.secret, previousSecret: endpoint.body.secret },
+      headers: { 'webhook-signature': 'v1,c2lnbmF0dXJl' },
+    },
+    'logged by mistake',
+  );
 
   const log = testApp.logLines.join('');
   expect(testApp.logLines.length).toBeGreaterThanOrEqual(7);
-  for (const secret of [jsonToken, formToken, browserToken, jsonToken.split('.')[2], TEST_CLIENT.clientSecret, 'guess-41c9', sessionSecret.split('_SECRET_')[1], ...webhookSecrets, 'c2lnbmF0dXJl']) {
+  for (const secret of [
+    jsonToken,
+    formToken,
+    browserToken,
+    jsonToken.split('.')[2],
+    TEST_CLIENT.clientSecret,
+    'guess-41c9',
+    sessionSecret.split('_SECRET_')[1],
+    ...webhookSecrets,
+    'c2lnbmF0dXJl',
+  ]) {
     expect(log).not.toContain(secret);
   }
 });

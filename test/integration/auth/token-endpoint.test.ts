@@ -160,8 +160,7 @@ describe('the log line of a refused login', () => {
     });
   });
   afterAll(() => logged.close());
-  const accessLineOf = (requestId: string) =>
-    parsedLogs(logged.logLines).find((line) => line.msg === 'request completed' && line.requestId === requestId);
+  const accessLineOf = (requestId: string) => parsedLogs(logged.logLines).find((line) => line.msg === 'request completed' && line.requestId === requestId);
   const secretShaped = 'Qx7vJ2mP9rT4wY6zB1nC3dF5gH8kL0sA2eR4tU6iO8p';
 
   it.each([

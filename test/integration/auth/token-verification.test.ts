@@ -62,7 +62,15 @@ beforeAll(async () => {
   idpUrl = await idp.start();
   testApp = await startTestApp({ external: { jwksUrl: idpUrl, issuer: IDP_ISSUER, audience: IDP_AUDIENCE } });
   const { privateKey, kid, publicKeys } = testApp.keys;
-  signers.push({ name: 'the built-in issuer', issuer: TEST_ISSUER, audience: TEST_AUDIENCE, key: privateKey, kid, publicJwk: publicKeys[0] as JWK, typ: 'at+jwt' });
+  signers.push({
+    name: 'the built-in issuer',
+    issuer: TEST_ISSUER,
+    audience: TEST_AUDIENCE,
+    key: privateKey,
+    kid,
+    publicJwk: publicKeys[0] as JWK,
+    typ: 'at+jwt',
+  });
   const external = await signerFrom('an external JWKS on loopback', idpJwk, IDP_ISSUER, IDP_AUDIENCE, 'JWT');
   idp.keys = [external.publicJwk];
   signers.push(external);
@@ -73,10 +81,7 @@ afterAll(async () => {
 });
 
 function callWith(token: string) {
-  return request(testApp.app)
-    .get('/v1/customers?externalReferenceId=x')
-    .set('Authorization', `Bearer ${token}`)
-    .set(LOCATION_HEADER, 'loc-1');
+  return request(testApp.app).get('/v1/customers?externalReferenceId=x').set('Authorization', `Bearer ${token}`).set(LOCATION_HEADER, 'loc-1');
 }
 
 /** `says`: what the message tells the caller is wrong (an expired token from a forged one). */
@@ -150,12 +155,13 @@ describe.each(['the built-in issuer', 'an external JWKS on loopback'])('tokens f
 });
 
 describe('tokens of neither issuer', () => {
-  it.each([['garbage', 'not-a-jwt'], ['three garbage parts', 'a.b.c'], ['an empty payload', `${base64url({ alg: 'ES256' })}..`]])(
-    'refuses %s with 401',
-    async (_case, token) => {
-      await expectInvalidToken(token);
-    },
-  );
+  it.each([
+    ['garbage', 'not-a-jwt'],
+    ['three garbage parts', 'a.b.c'],
+    ['an empty payload', `${base64url({ alg: 'ES256' })}..`],
+  ])('refuses %s with 401', async (_case, token) => {
+    await expectInvalidToken(token);
+  });
 
   it('refuses a request without a token with 401 and a Bearer challenge', async () => {
     for (const authorization of [undefined, 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer two parts']) {

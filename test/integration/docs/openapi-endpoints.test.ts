@@ -19,11 +19,15 @@ describe('GET /openapi.json and /openapi.yaml', () => {
   });
 
   it('serves the same document as YAML', async () => {
-    const response = await request(t.app).get('/openapi.yaml').buffer(true).parse((res, done) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      res.on('end', () => done(null, text));
-    }).expect(200);
+    const response = await request(t.app)
+      .get('/openapi.yaml')
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => done(null, text));
+      })
+      .expect(200);
     expect(response.headers['content-type']).toMatch(/^application\/yaml/);
     expect(parse(response.body as string)).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
   });
@@ -46,7 +50,10 @@ describe('GET /docs', () => {
   });
 
   it('serves Swagger UI from the npm package, and an initializer that points at /openapi.json with the validator off', async () => {
-    await request(t.app).get('/docs/swagger-ui-bundle.js').expect(200).expect('content-type', /javascript/);
+    await request(t.app)
+      .get('/docs/swagger-ui-bundle.js')
+      .expect(200)
+      .expect('content-type', /javascript/);
     const initializer = await request(t.app).get('/docs/docs-initializer.js').expect(200);
     expect(initializer.text).toContain('"/openapi.json"');
     expect(initializer.text).toContain('validatorUrl: null');

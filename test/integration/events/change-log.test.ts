@@ -73,7 +73,11 @@ describe('the change log', () => {
     const customer = await createCustomer(testApp, location);
     const card = await saveCard(testApp, location, customer.id, cardInput({ fingerprint: 'fp-1' }));
     // The same card with the same expiry: nothing changed, no event.
-    await request(testApp.app).post(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location)).send(cardInput({ fingerprint: 'fp-1' })).expect(200);
+    await request(testApp.app)
+      .post(`/v1/customers/${customer.id}/payment-methods`)
+      .set(testApp.as(location))
+      .send(cardInput({ fingerprint: 'fp-1' }))
+      .expect(200);
     const renewed = await request(testApp.app)
       .post(`/v1/customers/${customer.id}/payment-methods`)
       .set(testApp.as(location))
@@ -113,7 +117,12 @@ describe('the change log', () => {
     const location = newLocation();
     const customer = await createCustomer(testApp, location);
     const first = await saveCard(testApp, location, customer.id);
-    const second = await saveCard(testApp, location, customer.id, cardInput({ card: { type: 'mastercard', lastFour: '4444', expiry: { month: '1', year: '2034' } } }));
+    const second = await saveCard(
+      testApp,
+      location,
+      customer.id,
+      cardInput({ card: { type: 'mastercard', lastFour: '4444', expiry: { month: '1', year: '2034' } } }),
+    );
     const setDefault = (paymentMethodId: string) =>
       request(testApp.app)
         .post(`/v1/customers/${customer.id}/payment-methods/defaults`)
@@ -137,7 +146,12 @@ describe('the change log', () => {
     const location = newLocation();
     const customer = await createCustomer(testApp, location);
     const first = await saveCard(testApp, location, customer.id);
-    const second = await saveCard(testApp, location, customer.id, cardInput({ card: { type: 'amex', lastFour: '0005', expiry: { month: '1', year: '2034' } } }));
+    const second = await saveCard(
+      testApp,
+      location,
+      customer.id,
+      cardInput({ card: { type: 'amex', lastFour: '0005', expiry: { month: '1', year: '2034' } } }),
+    );
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         request(testApp.app)
@@ -187,8 +201,16 @@ describe('the change log', () => {
     // A 400, a 404, and a 409 whose transaction locked the customer, then rolled back.
     await request(testApp.app).post('/v1/customers').set(testApp.as(location)).send({ externalReferenceID: 'typo' }).expect(400);
     await request(testApp.app).delete(`/v1/customers/${customer.id}/payment-methods/${customer.id}`).set(testApp.as(location)).expect(404);
-    await request(testApp.app).post(`/v1/customers/${customer.id}/payment-methods`).set(testApp.as(location)).send(cardInput({ card: { type: 'visa', lastFour: '0005', expiry: { month: '2', year: '2033' } } })).expect(409);
-    await request(testApp.app).post(`/v1/payment-intents`).set(testApp.as(location)).send({ amount: 1, currency: 'USD', externalReferenceId: 'o', customerId: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9' }).expect(404);
+    await request(testApp.app)
+      .post(`/v1/customers/${customer.id}/payment-methods`)
+      .set(testApp.as(location))
+      .send(cardInput({ card: { type: 'visa', lastFour: '0005', expiry: { month: '2', year: '2033' } } }))
+      .expect(409);
+    await request(testApp.app)
+      .post(`/v1/payment-intents`)
+      .set(testApp.as(location))
+      .send({ amount: 1, currency: 'USD', externalReferenceId: 'o', customerId: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9' })
+      .expect(404);
     // A keyed create, then its replay: one customer, one event.
     for (let i = 0; i < 2; i += 1) {
       await request(testApp.app).post('/v1/customers').set(testApp.as(location)).set('Idempotency-Key', 'once').send({}).expect(200);

@@ -26,7 +26,10 @@ describe('event retention', () => {
       .expect(201);
     const [recent, old] = (await testApp.db.knex('events').where({ location_id: location }).orderBy('id', 'desc')) as Array<{ id: string }>;
     // The older event is made 91 days old, with a delivery of that age.
-    await testApp.db.knex('events').where({ location_id: location, id: old?.id }).update({ created_at: new Date(Date.now() - 91 * DAY_MS) });
+    await testApp.db
+      .knex('events')
+      .where({ location_id: location, id: old?.id })
+      .update({ created_at: new Date(Date.now() - 91 * DAY_MS) });
     await testApp.db.knex('webhook_deliveries').insert({
       location_id: location,
       id: '019ab3c7-1a2b-7c3d-8e4f-506172839405',

@@ -39,12 +39,24 @@ beforeAll(async () => {
   const knex = db.knex;
   await knex('customers').insert({ location_id: location, id: customerId, external_reference_id: `ref-${NFD}\u200B` });
   const card = (id: string, fingerprint: string, updatedAt: string) => ({
-    location_id: location, id, customer_id: customerId, type: 'CARD', card_brand: 'Visa', last_four: '4242',
-    exp_month: '03', exp_year: '2099', fingerprint, updated_at: updatedAt,
+    location_id: location,
+    id,
+    customer_id: customerId,
+    type: 'CARD',
+    card_brand: 'Visa',
+    last_four: '4242',
+    exp_month: '03',
+    exp_year: '2099',
+    fingerprint,
+    updated_at: updatedAt,
   });
   await knex('payment_methods').insert([card(oldCard, `fp-${NFC}`, '2026-01-01'), card(newCard, `fp-${NFD}`, '2026-02-01')]);
   const binding = (contextName: string, paymentMethodId: string, updatedAt: string) => ({
-    location_id: location, customer_id: customerId, context_name: contextName, payment_method_id: paymentMethodId, updated_at: updatedAt,
+    location_id: location,
+    customer_id: customerId,
+    context_name: contextName,
+    payment_method_id: paymentMethodId,
+    updated_at: updatedAt,
   });
   await knex('default_payment_methods').insert([
     binding(NFC, oldCard, '2026-01-01'),
@@ -56,14 +68,28 @@ beforeAll(async () => {
   for (const [id, reference, createdAt] of duplicates) {
     await knex('customers').insert({ location_id: duplicatesLocation, id, external_reference_id: reference, created_at: createdAt });
     await knex('payment_methods').insert({
-      location_id: duplicatesLocation, id: cardOf(id), customer_id: id, type: 'CARD', card_brand: 'Visa', last_four: '4242',
-      exp_month: '03', exp_year: '2099', fingerprint: null,
+      location_id: duplicatesLocation,
+      id: cardOf(id),
+      customer_id: id,
+      type: 'CARD',
+      card_brand: 'Visa',
+      last_four: '4242',
+      exp_month: '03',
+      exp_year: '2099',
+      fingerprint: null,
     });
     await knex('default_payment_methods').insert({ location_id: duplicatesLocation, customer_id: id, context_name: 'web', payment_method_id: cardOf(id) });
   }
   await knex('idempotency_keys').insert({
-    client_id: 'client', location_id: location, key: 'k', fingerprint: 'f', claim_token: randomUUID(), state: 'completed',
-    response_status: 200, response_body: '{}', expires_at: knex.raw("now() + interval '1 day'"),
+    client_id: 'client',
+    location_id: location,
+    key: 'k',
+    fingerprint: 'f',
+    claim_token: randomUUID(),
+    state: 'completed',
+    response_status: 200,
+    response_body: '{}',
+    expires_at: knex.raw("now() + interval '1 day'"),
   });
   await db.knex.migrate.latest({ migrationSource });
 }, 60_000);
@@ -83,13 +109,19 @@ describe('20261124010000_identifiers_in_nfc', () => {
   });
 
   it('keeps the default set last where two context names become one, and loses no card', async () => {
-    const defaults = await db.knex('default_payment_methods').where({ location_id: location }).orderBy('context_name').select('context_name', 'payment_method_id');
-    expect(defaults).toEqual([
-      { context_name: NFC, payment_method_id: newCard },
-      { context_name: 'web', payment_method_id: oldCard },
-      // Made only of format characters: left as it was.
-      { context_name: '\u200B', payment_method_id: oldCard },
-    ].sort((a, b) => (a.context_name < b.context_name ? -1 : 1)));
+    const defaults = await db
+      .knex('default_payment_methods')
+      .where({ location_id: location })
+      .orderBy('context_name')
+      .select('context_name', 'payment_method_id');
+    expect(defaults).toEqual(
+      [
+        { context_name: NFC, payment_method_id: newCard },
+        { context_name: 'web', payment_method_id: oldCard },
+        // Made only of format characters: left as it was.
+        { context_name: '\u200B', payment_method_id: oldCard },
+      ].sort((a, b) => (a.context_name < b.context_name ? -1 : 1)),
+    );
     expect(await db.knex('payment_methods').where({ location_id: location }).orderBy('id').pluck('id')).toEqual([oldCard, newCard].sort());
   });
 
@@ -110,7 +142,10 @@ describe('20261125000000_one_customer_per_reference', () => {
         { id: youngest, external_reference_id: null },
       ].sort((a, b) => (a.id < b.id ? -1 : 1)),
     );
-    const recorded = await db.knex('customer_reference_duplicates').where({ location_id: duplicatesLocation }).select('customer_id', 'external_reference_id', 'kept_by_customer_id');
+    const recorded = await db
+      .knex('customer_reference_duplicates')
+      .where({ location_id: duplicatesLocation })
+      .select('customer_id', 'external_reference_id', 'kept_by_customer_id');
     expect(recorded.sort((a, b) => (a.customer_id < b.customer_id ? -1 : 1))).toEqual(
       [
         { customer_id: middle, external_reference_id: `crm-${NFC}`, kept_by_customer_id: oldest },
@@ -127,8 +162,8 @@ describe('20261125000000_one_customer_per_reference', () => {
   });
 
   it('holds one customer per reference from now on', async () => {
-    await expect(
-      db.knex('customers').insert({ location_id: duplicatesLocation, id: randomUUID(), external_reference_id: `crm-${NFC}` }),
-    ).rejects.toMatchObject({ code: '23505' });
+    await expect(db.knex('customers').insert({ location_id: duplicatesLocation, id: randomUUID(), external_reference_id: `crm-${NFC}` })).rejects.toMatchObject(
+      { code: '23505' },
+    );
   });
 });

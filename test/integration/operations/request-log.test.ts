@@ -33,11 +33,14 @@ describe('the request log', () => {
 });
 
 describe('the route label of error answers (access log and metrics)', () => {
-  const routeOf = (requestId: string) =>
-    parsedLogs(t.logLines).find((line) => line.msg === 'request completed' && line.requestId === requestId)?.route;
+  const routeOf = (requestId: string) => parsedLogs(t.logLines).find((line) => line.msg === 'request completed' && line.requestId === requestId)?.route;
 
   it.each([
-    ['401 without a token', (location: string) => request(t.app).get(`/v1/customers/${crypto.randomUUID()}`).set('Platform-Restaurant-External-ID', location), 401],
+    [
+      '401 without a token',
+      (location: string) => request(t.app).get(`/v1/customers/${crypto.randomUUID()}`).set('Platform-Restaurant-External-ID', location),
+      401,
+    ],
     ['400 without a location', () => request(t.app).get(`/v1/customers/${crypto.randomUUID()}`).set(t.adminAuthorization), 400],
     ['400 for a malformed id', (location: string) => request(t.app).get('/v1/customers/not-a-uuid').set(t.as(location)), 400],
     ['404 for an unknown customer', (location: string) => request(t.app).get(`/v1/customers/${crypto.randomUUID()}`).set(t.as(location)), 404],
@@ -51,9 +54,15 @@ describe('the route label of error answers (access log and metrics)', () => {
     const location = newLocation();
     const customer = crypto.randomUUID();
     // POST …/payment-methods/defaults has the shape of DELETE …/payment-methods/{paymentMethodId} too.
-    const setDefault = await request(t.app).post(`/v1/customers/${customer}/payment-methods/defaults`).set('Platform-Restaurant-External-ID', location).expect(401);
+    const setDefault = await request(t.app)
+      .post(`/v1/customers/${customer}/payment-methods/defaults`)
+      .set('Platform-Restaurant-External-ID', location)
+      .expect(401);
     expect(routeOf(setDefault.headers['x-request-id'] as string)).toBe('/v1/customers/:id/payment-methods/defaults');
-    const deleteCard = await request(t.app).delete(`/v1/customers/${customer}/payment-methods/defaults`).set('Platform-Restaurant-External-ID', location).expect(401);
+    const deleteCard = await request(t.app)
+      .delete(`/v1/customers/${customer}/payment-methods/defaults`)
+      .set('Platform-Restaurant-External-ID', location)
+      .expect(401);
     expect(routeOf(deleteCard.headers['x-request-id'] as string)).toBe('/v1/customers/:id/payment-methods/:paymentMethodId');
     const unknown = await request(t.app).get('/v1/nothing-here').set(t.as(location)).expect(404);
     expect(routeOf(unknown.headers['x-request-id'] as string)).toBe('(unmatched)');

@@ -25,8 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const read = async (location: string, id: string) =>
-  (await request(testApp.app).get(`/v1/payment-intents/${id}`).set(testApp.as(location)).expect(200)).body;
+const read = async (location: string, id: string) => (await request(testApp.app).get(`/v1/payment-intents/${id}`).set(testApp.as(location)).expect(200)).body;
 
 const types = async (location: string, id: string) => (await intentEvents(testApp, location, id)).map(({ type }) => type);
 
@@ -45,7 +44,9 @@ describe('confirm, twice or racing', () => {
     const { intent, cardId } = await checkoutWith(testApp, location);
     const responses = await Promise.all(Array.from({ length: 10 }, () => confirm(testApp, location, intent.id, { paymentMethodId: cardId })));
     expect(responses.map(({ status }) => status).sort()).toEqual([200, ...Array(9).fill(409)]);
-    expect(await sandboxOperations(testApp, location, intent.id)).toEqual([expect.objectContaining({ operation: 'authorize', idempotency_key: `${intent.id}:1` })]);
+    expect(await sandboxOperations(testApp, location, intent.id)).toEqual([
+      expect.objectContaining({ operation: 'authorize', idempotency_key: `${intent.id}:1` }),
+    ]);
     expect(await types(location, intent.id)).toEqual(['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_capture']);
   });
 
@@ -90,7 +91,10 @@ describe('an erasure while the processor is asked', () => {
     // An erasure keeps the (pseudonymous) ids of the events before it and nulls their e-mail; the answer recorded after it is cut from the person.
     for (const { object } of events) expect(object).toMatchObject({ email: null });
     expect(events[2]?.object).toMatchObject({ customerId: null, status: 'REQUIRES_CAPTURE' });
-    const { rows } = (await testApp.db.knex.raw('select count(*)::int as count from events where location_id = ? and data::text like ?', [location, '%sam@example.com%'])) as {
+    const { rows } = (await testApp.db.knex.raw('select count(*)::int as count from events where location_id = ? and data::text like ?', [
+      location,
+      '%sam@example.com%',
+    ])) as {
       rows: Array<{ count: number }>;
     };
     expect(rows[0]?.count).toBe(0);
@@ -148,7 +152,10 @@ describe('a capture and a cancel, each reaching the processor first while the ot
     const { intent, cardId } = await checkoutWith(testApp, location);
     await confirm(testApp, location, intent.id, { paymentMethodId: cardId }).expect(200);
     const keys = keysOf(intent.id);
-    expect(await gated.capture({ locationId: location, idempotencyKey: keys.capture, reference: keys.reference, amount: 1250 })).toEqual({ status: 'captured', amount: 1250 });
+    expect(await gated.capture({ locationId: location, idempotencyKey: keys.capture, reference: keys.reference, amount: 1250 })).toEqual({
+      status: 'captured',
+      amount: 1250,
+    });
     await cancel(testApp, location, intent.id).expect(409, /SUCCEEDED and cannot be canceled/);
     expect((await read(location, intent.id)).status).toBe('REQUIRES_CAPTURE');
     const captured = await capture(testApp, location, intent.id).expect(200);
@@ -162,9 +169,16 @@ describe('a capture and a cancel, each reaching the processor first while the ot
     await confirm(testApp, location, intent.id, { paymentMethodId: cardId }).expect(200);
     const keys = keysOf(intent.id);
     await gated.capture({ locationId: location, idempotencyKey: keys.capture, reference: keys.reference, amount: 1250 });
-    await testApp.db.knex('payment_intents').where({ location_id: location, id: intent.id }).update({ capture_before: testApp.db.knex.raw("now() - interval '1 second'") });
+    await testApp.db
+      .knex('payment_intents')
+      .where({ location_id: location, id: intent.id })
+      .update({ capture_before: testApp.db.knex.raw("now() - interval '1 second'") });
     await testApp.checkout.voidExpiredAuthorizations(testApp.db.knex);
-    expect(await read(location, intent.id)).toMatchObject({ status: 'SUCCEEDED', cancellationReason: null, latestPayment: { status: 'CAPTURED', amount: 1250 } });
+    expect(await read(location, intent.id)).toMatchObject({
+      status: 'SUCCEEDED',
+      cancellationReason: null,
+      latestPayment: { status: 'CAPTURED', amount: 1250 },
+    });
     expect((await types(location, intent.id)).at(-1)).toBe('payment_intent.succeeded');
   });
 });
@@ -176,9 +190,15 @@ describe('the capture window', () => {
     const fresh = await checkoutWith(testApp, location);
     await confirm(testApp, location, intent.id, { paymentMethodId: cardId }).expect(200);
     // Past its one-second window; the other is inside it.
-    await testApp.db.knex('payment_intents').where({ location_id: location, id: intent.id }).update({ capture_before: testApp.db.knex.raw("now() - interval '1 second'") });
+    await testApp.db
+      .knex('payment_intents')
+      .where({ location_id: location, id: intent.id })
+      .update({ capture_before: testApp.db.knex.raw("now() - interval '1 second'") });
     await confirm(testApp, location, fresh.intent.id, { paymentMethodId: fresh.cardId }).expect(200);
-    await testApp.db.knex('payment_intents').where({ location_id: location, id: fresh.intent.id }).update({ capture_before: testApp.db.knex.raw("now() + interval '1 hour'") });
+    await testApp.db
+      .knex('payment_intents')
+      .where({ location_id: location, id: fresh.intent.id })
+      .update({ capture_before: testApp.db.knex.raw("now() + interval '1 hour'") });
 
     // Two replicas sweeping at once void it once.
     const swept = await Promise.all([testApp.checkout.voidExpiredAuthorizations(testApp.db.knex), testApp.checkout.voidExpiredAuthorizations(testApp.db.knex)]);

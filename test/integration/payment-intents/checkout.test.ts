@@ -102,11 +102,16 @@ describe('confirm', () => {
       .send({ type: 'CARD', card: { type: 'mastercard', lastFour: '4444', expiry: { month: '12', year: String(new Date().getUTCFullYear() + 3) } } })
       .expect(201);
     const approved = await confirm(testApp, location, intent.id, { paymentMethodId: good.body.id }).expect(200);
-    expect(approved.body).toMatchObject({ status: 'REQUIRES_CAPTURE', lastPaymentError: null, paymentMethodId: good.body.id, latestPayment: { card: { lastFour: '4444' } } });
+    expect(approved.body).toMatchObject({
+      status: 'REQUIRES_CAPTURE',
+      lastPaymentError: null,
+      paymentMethodId: good.body.id,
+      latestPayment: { card: { lastFour: '4444' } },
+    });
     expect((await sandboxOperations(testApp, location, intent.id)).map(({ idempotency_key }) => idempotency_key)).toEqual([`${intent.id}:1`, `${intent.id}:2`]);
   });
 
-  it('answers 404 naming paymentMethodId for a card not of the intent\'s customer, or an intent without one, changing nothing', async () => {
+  it("answers 404 naming paymentMethodId for a card not of the intent's customer, or an intent without one, changing nothing", async () => {
     const location = newLocation();
     const { intent } = await checkoutWith(testApp, location);
     const other = await checkoutWith(testApp, location);
@@ -132,7 +137,7 @@ describe('confirm', () => {
     await confirm(testApp, location, intent.id, { paymentMethodId: cardId, amount: 1 }).expect(400);
   });
 
-  it('from the browser side: the read scope with the intent\'s own live secret confirms; another intent\'s secret, or none, is 401', async () => {
+  it("from the browser side: the read scope with the intent's own live secret confirms; another intent's secret, or none, is 401", async () => {
     const location = newLocation();
     const { intent, cardId } = await checkoutWith(testApp, location);
     const other = await checkoutWith(testApp, location);
@@ -196,8 +201,15 @@ describe('capture', () => {
     const { intent, cardId } = await checkoutWith(testApp, location, { lastFour: '0259' });
     await confirm(testApp, location, intent.id, { paymentMethodId: cardId }).expect(200, /REQUIRES_CAPTURE/);
     const failed = await capture(testApp, location, intent.id).expect(200);
-    expect(failed.body).toMatchObject({ status: 'REQUIRES_CAPTURE', lastPaymentError: { code: 'capture_failed', declineCode: null }, latestPayment: { status: 'AUTHORIZED' } });
-    expect((await intentEvents(testApp, location, intent.id)).at(-1)).toMatchObject({ type: 'payment_intent.payment_failed', previous: { lastPaymentError: null } });
+    expect(failed.body).toMatchObject({
+      status: 'REQUIRES_CAPTURE',
+      lastPaymentError: { code: 'capture_failed', declineCode: null },
+      latestPayment: { status: 'AUTHORIZED' },
+    });
+    expect((await intentEvents(testApp, location, intent.id)).at(-1)).toMatchObject({
+      type: 'payment_intent.payment_failed',
+      previous: { lastPaymentError: null },
+    });
     // It can still be canceled, which voids it.
     await cancel(testApp, location, intent.id).expect(200, /CANCELED/);
   });
@@ -223,7 +235,10 @@ describe('cancel', () => {
     ]);
     const refused = await capture(testApp, location, intent.id).expect(409);
     expect(refused.body).toMatchObject({ code: 3002, message: 'The payment intent is CANCELED and cannot be captured.' });
-    expect((await intentEvents(testApp, location, intent.id)).at(-1)).toMatchObject({ type: 'payment_intent.canceled', previous: { status: 'REQUIRES_CAPTURE', cancellationReason: null } });
+    expect((await intentEvents(testApp, location, intent.id)).at(-1)).toMatchObject({
+      type: 'payment_intent.canceled',
+      previous: { status: 'REQUIRES_CAPTURE', cancellationReason: null },
+    });
   });
 
   it('refuses a reason the service keeps for itself (AUTOMATIC), and unknown fields', async () => {

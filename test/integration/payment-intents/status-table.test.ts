@@ -1,5 +1,11 @@
 import request from 'supertest';
-import { INTENT_OPERATIONS, PAYMENT_INTENT_STATUSES, allows, type IntentOperation, type PaymentIntentStatus } from '../../../src/payment-intents/payment-intent-status';
+import {
+  INTENT_OPERATIONS,
+  PAYMENT_INTENT_STATUSES,
+  allows,
+  type IntentOperation,
+  type PaymentIntentStatus,
+} from '../../../src/payment-intents/payment-intent-status';
 import { SandboxProcessor } from '../../../src/payment-processor/sandbox-processor';
 import { cancel, checkoutWith, confirm } from '../../factories/checkout';
 import { newLocation } from '../../factories/locations';
@@ -68,7 +74,11 @@ const PAIRS = PAYMENT_INTENT_STATUSES.flatMap((status) => INTENT_OPERATIONS.map(
 
 it('covers every status and every operation, and each status allows at least one of them unless it is final', () => {
   expect(PAIRS).toHaveLength(PAYMENT_INTENT_STATUSES.length * INTENT_OPERATIONS.length);
-  expect(PAIRS.filter(({ allowed }) => allowed).map(({ status, operation }) => `${operation} in ${status}`).sort()).toEqual(
+  expect(
+    PAIRS.filter(({ allowed }) => allowed)
+      .map(({ status, operation }) => `${operation} in ${status}`)
+      .sort(),
+  ).toEqual(
     [
       'update in REQUIRES_PAYMENT_METHOD',
       'update in REQUIRES_CONFIRMATION',

@@ -11,8 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const update = (location: string, id: string, body: object) =>
-  request(testApp.app).post(`/v1/payment-intents/${id}`).set(testApp.as(location)).send(body);
+const update = (location: string, id: string, body: object) => request(testApp.app).post(`/v1/payment-intents/${id}`).set(testApp.as(location)).send(body);
 const list = (location: string, query: Record<string, string | number> = {}) =>
   request(testApp.app).get('/v1/payment-intents').query(query).set(testApp.as(location));
 
@@ -22,7 +21,13 @@ describe('POST /v1/payment-intents/{id}', () => {
     const { intent } = await checkoutWith(testApp, location);
     await update(location, intent.id, { email: 'ada@example.com' }).expect(200);
     const changed = await update(location, intent.id, { amount: 1400, amountDetails: { tip: 300 }, email: null, externalReferenceId: 'order-8' }).expect(200);
-    expect(changed.body).toMatchObject({ amount: 1400, amountDetails: { tip: 300 }, email: null, externalReferenceId: 'order-8', status: 'REQUIRES_PAYMENT_METHOD' });
+    expect(changed.body).toMatchObject({
+      amount: 1400,
+      amountDetails: { tip: 300 },
+      email: null,
+      externalReferenceId: 'order-8',
+      status: 'REQUIRES_PAYMENT_METHOD',
+    });
     expect(changed.body.sessionSecret).toBe(intent.sessionSecret);
     const events = await intentEvents(testApp, location, intent.id);
     expect(events.slice(1).map(({ type, previous }) => [type, previous])).toEqual([

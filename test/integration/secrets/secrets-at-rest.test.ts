@@ -35,7 +35,9 @@ describe('secrets at rest', () => {
         .set('Idempotency-Key', endpointKey)
         .send({ url: 'https://hooks.example.com/in', enabledEvents: ['*'] });
     const endpoint = (await createEndpoint().expect(201)).body as { id: string; secret: string };
-    const rotated = (await request(testApp.app).post(`/v1/webhook-endpoints/${endpoint.id}/rotate-secret`).set(testApp.as(location)).expect(200)).body as { secret: string };
+    const rotated = (await request(testApp.app).post(`/v1/webhook-endpoints/${endpoint.id}/rotate-secret`).set(testApp.as(location)).expect(200)).body as {
+      secret: string;
+    };
 
     const intentKey = randomUUID();
     const intentBody = { amount: 1250, currency: 'USD', externalReferenceId: 'order-at-rest' };
@@ -58,7 +60,9 @@ describe('secrets at rest', () => {
     expect(intentReplay.headers['idempotent-replayed']).toBe('true');
     expect(intentReplay.body).toEqual(intent);
     // Reads decrypt: the browser's secret opens its intent.
-    expect((await request(testApp.app).get(`/v1/payment-intents/${intent.id}`).set(testApp.as(location)).expect(200)).body.sessionSecret).toBe(intent.sessionSecret);
+    expect((await request(testApp.app).get(`/v1/payment-intents/${intent.id}`).set(testApp.as(location)).expect(200)).body.sessionSecret).toBe(
+      intent.sessionSecret,
+    );
 
     // A deleted endpoint's create replays as the 404 it now is: its secret is gone with it.
     await request(testApp.app).delete(`/v1/webhook-endpoints/${endpoint.id}`).set(testApp.as(location)).expect(204);
@@ -67,9 +71,18 @@ describe('secrets at rest', () => {
 
   it('a sealed secret copied to another record does not open there', async () => {
     const location = newLocation();
-    const make = async () => (await request(testApp.app).post('/v1/payment-intents').set(testApp.as(location)).send({ amount: 100, currency: 'USD', externalReferenceId: 'o' }).expect(201)).body as { id: string };
+    const make = async () =>
+      (
+        await request(testApp.app)
+          .post('/v1/payment-intents')
+          .set(testApp.as(location))
+          .send({ amount: 100, currency: 'USD', externalReferenceId: 'o' })
+          .expect(201)
+      ).body as { id: string };
     const [first, second] = [await make(), await make()];
-    const sealed = (await testApp.db.knex('payment_intents').where({ location_id: location, id: first.id }).first('session_secret')) as { session_secret: string };
+    const sealed = (await testApp.db.knex('payment_intents').where({ location_id: location, id: first.id }).first('session_secret')) as {
+      session_secret: string;
+    };
     await testApp.db.knex('payment_intents').where({ location_id: location, id: second.id }).update({ session_secret: sealed.session_secret });
     const read = await request(testApp.app).get(`/v1/payment-intents/${second.id}`).set(testApp.as(location));
     expect(read.status).toBe(500);

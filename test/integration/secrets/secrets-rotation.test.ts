@@ -23,12 +23,25 @@ afterAll(async () => {
 describe('resealSecrets', () => {
   it('re-seals every secret under the current key, seals those stored in clear, and the API reads them all the same', async () => {
     const location = newLocation();
-    const endpoint = (await request(testApp.app).post('/v1/webhook-endpoints').set(testApp.as(location)).send({ url: 'https://hooks.example.com/in', enabledEvents: ['*'] }).expect(201))
-      .body as { id: string; secret: string };
+    const endpoint = (
+      await request(testApp.app)
+        .post('/v1/webhook-endpoints')
+        .set(testApp.as(location))
+        .send({ url: 'https://hooks.example.com/in', enabledEvents: ['*'] })
+        .expect(201)
+    ).body as { id: string; secret: string };
     await request(testApp.app).post(`/v1/webhook-endpoints/${endpoint.id}/rotate-secret`).set(testApp.as(location)).expect(200);
     const intents: Array<{ id: string; sessionSecret: string }> = [];
     for (let i = 0; i < 7; i += 1) {
-      intents.push((await request(testApp.app).post('/v1/payment-intents').set(testApp.as(location)).send({ amount: 100, currency: 'USD', externalReferenceId: `o-${i}` }).expect(201)).body);
+      intents.push(
+        (
+          await request(testApp.app)
+            .post('/v1/payment-intents')
+            .set(testApp.as(location))
+            .send({ amount: 100, currency: 'USD', externalReferenceId: `o-${i}` })
+            .expect(201)
+        ).body,
+      );
     }
     // One from before encryption: its secret in clear.
     const legacy = intents[0] as { id: string; sessionSecret: string };
@@ -46,7 +59,9 @@ describe('resealSecrets', () => {
     const sealed = await testApp.db.knex('payment_intents').where({ location_id: location }).pluck('session_secret');
     for (const value of sealed) expect(value).toMatch(new RegExp(`^enc1:${next.current}:`));
     for (const intent of intents) {
-      expect((await request(testApp.app).get(`/v1/payment-intents/${intent.id}`).set(testApp.as(location)).expect(200)).body.sessionSecret).toBe(intent.sessionSecret);
+      expect((await request(testApp.app).get(`/v1/payment-intents/${intent.id}`).set(testApp.as(location)).expect(200)).body.sessionSecret).toBe(
+        intent.sessionSecret,
+      );
     }
 
     // The old key can now leave the keyring: nothing is sealed under it any more.

@@ -18,7 +18,11 @@ afterAll(() => testApp.close());
 /** Two deliveries claimed for one endpoint of a fresh location. */
 async function twoClaimed(): Promise<{ location: string; endpointId: string; claimed: ClaimedDelivery[] }> {
   const location = newLocation();
-  const endpoint = await request(testApp.app).post('/v1/webhook-endpoints').set(testApp.as(location)).send({ url: 'http://127.0.0.1:9/hook', enabledEvents: ['*'] }).expect(201);
+  const endpoint = await request(testApp.app)
+    .post('/v1/webhook-endpoints')
+    .set(testApp.as(location))
+    .send({ url: 'http://127.0.0.1:9/hook', enabledEvents: ['*'] })
+    .expect(201);
   await createCustomer(testApp, location);
   await createCustomer(testApp, location);
   while ((await fanOutEvents(testApp.db.knex, 200)) > 0);
@@ -33,7 +37,9 @@ const succeeded = { outcome: 'SUCCEEDED' as const, statusCode: 204, durationMs: 
 const failed = { outcome: 'FAILED' as const, statusCode: 500, durationMs: 4, error: 'answered 500' };
 
 async function failingSince(location: string, endpointId: string): Promise<Date | null> {
-  const row = (await testApp.db.knex('webhook_endpoints').select('failing_since').where({ location_id: location, id: endpointId }).first()) as { failing_since: Date | null };
+  const row = (await testApp.db.knex('webhook_endpoints').select('failing_since').where({ location_id: location, id: endpointId }).first()) as {
+    failing_since: Date | null;
+  };
   return row.failing_since;
 }
 

@@ -63,7 +63,7 @@ async function attemptsOf(location: string, endpointId: string, query = ''): Pro
 }
 
 describe('webhook deliveries', () => {
-  it("deliver an event this process recorded without waiting for the next poll (the poll here is ten minutes away)", async () => {
+  it('deliver an event this process recorded without waiting for the next poll (the poll here is ten minutes away)', async () => {
     const location = newLocation();
     const listening = await receiver();
     await endpoint(location, listening.url());
@@ -148,7 +148,9 @@ describe('webhook deliveries', () => {
     startDispatcher({ retryScheduleSeconds: [0.1, 0.1] });
     await createCustomer(testApp, location);
 
-    await eventually(async () => (await testApp.db.knex('webhook_deliveries').where({ location_id: location, endpoint_id: brokenEndpoint.id, status: 'FAILED' })).length === 1);
+    await eventually(
+      async () => (await testApp.db.knex('webhook_deliveries').where({ location_id: location, endpoint_id: brokenEndpoint.id, status: 'FAILED' })).length === 1,
+    );
     expect(broken.received).toHaveLength(3);
     const disabled = await request(testApp.app).get(`/v1/webhook-endpoints/${goneEndpoint.id}`).set(testApp.as(location)).expect(200);
     expect(disabled.body).toMatchObject({ status: 'DISABLED', disabledReason: 'GONE' });
@@ -164,7 +166,10 @@ describe('webhook deliveries', () => {
     const failing = await receiver();
     failing.answer = () => ({ status: 500 });
     const made = await endpoint(location, failing.url());
-    await testApp.db.knex('webhook_endpoints').where({ location_id: location, id: made.id }).update({ failing_since: new Date(Date.now() - 6 * 24 * 3_600_000) });
+    await testApp.db
+      .knex('webhook_endpoints')
+      .where({ location_id: location, id: made.id })
+      .update({ failing_since: new Date(Date.now() - 6 * 24 * 3_600_000) });
     startDispatcher();
     await createCustomer(testApp, location);
     await eventually(async () => (await request(testApp.app).get(`/v1/webhook-endpoints/${made.id}`).set(testApp.as(location))).body.status === 'DISABLED');
@@ -282,7 +287,11 @@ describe('webhook deliveries', () => {
     startDispatcher({ allowPrivateTargets: false, retryScheduleSeconds: [] });
     await createCustomer(testApp, location);
     await eventually(async () => (await attemptsOf(location, made.id)).length === 1);
-    expect((await attemptsOf(location, made.id))[0]).toMatchObject({ outcome: 'FAILED', statusCode: null, error: 'refused: localhost resolves to a non-public address' });
+    expect((await attemptsOf(location, made.id))[0]).toMatchObject({
+      outcome: 'FAILED',
+      statusCode: null,
+      error: 'refused: localhost resolves to a non-public address',
+    });
     expect(local.received).toHaveLength(0);
   });
 });

@@ -91,7 +91,15 @@ describe('webhook endpoints', () => {
 
   it('must be public https where private targets are not allowed (production)', async () => {
     const location = newLocation();
-    for (const url of ['http://hooks.example.com/in', 'https://127.0.0.1/in', 'https://10.1.2.3/in', 'https://169.254.169.254/latest', 'https://[::1]/in', 'https://[::ffff:127.0.0.1]/in', 'https://localhost/in']) {
+    for (const url of [
+      'http://hooks.example.com/in',
+      'https://127.0.0.1/in',
+      'https://10.1.2.3/in',
+      'https://169.254.169.254/latest',
+      'https://[::1]/in',
+      'https://[::ffff:127.0.0.1]/in',
+      'https://localhost/in',
+    ]) {
       const refused = await createEndpoint(publicOnly, location, { url, enabledEvents: ['*'] });
       expect({ url, status: refused.status, fieldName: refused.body.fieldName }).toEqual({ url, status: 400, fieldName: 'url' });
     }

@@ -33,9 +33,7 @@ export async function proxiedDatabase(): Promise<ProxiedDatabase> {
     direct,
     async waitForLockWaiter() {
       for (let attempt = 0; attempt < 200; attempt += 1) {
-        const result = await direct.raw(
-          "select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-        );
+        const result = await direct.raw("select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
         if ((result.rows as Array<{ count: number }>)[0]?.count) return;
         await sleep(50);
       }

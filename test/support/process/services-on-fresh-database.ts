@@ -32,7 +32,13 @@ export async function servicesOnFreshDatabase(env: Record<string, string>): Prom
   return {
     database,
     async start(extraEnv = {}) {
-      const service = await startSourceService({ DATABASE_URL: database.url, AUTH_SIGNING_KEY_FILE: keyFile, SECRETS_ENCRYPTION_KEY_FILE: keyringFile, ...env, ...extraEnv });
+      const service = await startSourceService({
+        DATABASE_URL: database.url,
+        AUTH_SIGNING_KEY_FILE: keyFile,
+        SECRETS_ENCRYPTION_KEY_FILE: keyringFile,
+        ...env,
+        ...extraEnv,
+      });
       running.push(service);
       return service;
     },
