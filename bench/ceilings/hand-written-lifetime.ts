@@ -145,16 +145,14 @@ export function registerLifetimeRoutes(app: Express): void {
       [location(request), uuidv7(), body.url, body.description ?? null, body.enabledEvents, `whsec_${randomBytes(24).toString('base64')}`],
     );
     const row = rows[0];
-    response
-      .status(201)
-      .json({
-        id: row.id,
-        url: row.url,
-        description: row.description,
-        enabledEvents: row.enabled_events,
-        status: row.status,
-        secret: row.secret,
-        createdAt: row.created_at,
-      });
+    response.status(201).json({
+      id: row.id,
+      url: row.url,
+      description: row.description,
+      enabledEvents: row.enabled_events,
+      status: row.status,
+      secret: row.secret,
+      createdAt: row.created_at,
+    });
   });
 }

@@ -93,12 +93,9 @@ const endpointFields = {
   description: z.string().nullable(),
   enabledEvents: z.array(z.enum(SUBSCRIBABLE)).max(SUBSCRIBABLE.length),
   status: z.enum(ENDPOINT_STATUSES),
-  disabledReason: z
-    .enum(DISABLED_REASONS)
-    .nullable()
-    .meta({
-      description: 'Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS).',
-    }),
+  disabledReason: z.enum(DISABLED_REASONS).nullable().meta({
+    description: 'Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS).',
+  }),
   createdAt: z.string(),
 };
 

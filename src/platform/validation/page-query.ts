@@ -27,17 +27,13 @@ export function pageQuery(names: { items: string; item: string }, order: 'oldest
       description: `The last ${item} of the previous page (its \`id\`): this page continues after it, ${order}.`,
       example,
     }),
-    createdAfter: instant
-      .optional()
-      .meta({
-        description: `Only ${items.toLowerCase()} made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits).`,
-        example: '2026-11-01T00:00:00Z',
-      }),
-    createdBefore: instant
-      .optional()
-      .meta({
-        description: `Only ${items.toLowerCase()} made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits).`,
-        example: '2026-12-01T00:00:00Z',
-      }),
+    createdAfter: instant.optional().meta({
+      description: `Only ${items.toLowerCase()} made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits).`,
+      example: '2026-11-01T00:00:00Z',
+    }),
+    createdBefore: instant.optional().meta({
+      description: `Only ${items.toLowerCase()} made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits).`,
+      example: '2026-12-01T00:00:00Z',
+    }),
   };
 }
