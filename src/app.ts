@@ -17,14 +17,6 @@ import { IdempotentCreates, type IdempotencySettings } from './idempotency/idemp
 import { apiRateLimit, type RateLimitSettings } from './platform/rate-limit/api-rate-limit';
 import { closeConnectionsWhileDraining, Readiness } from './platform/lifecycle/readiness';
 import type { Metrics } from './platform/metrics/metrics';
-import { PaymentIntentsService } from './payment-intents/payment-intents.service';
-import { CheckoutService } from './payment-intents/checkout.service';
-import type { PaymentProcessor } from './payment-processor/payment-processor';
-import { SandboxProcessor } from './payment-processor/sandbox-processor';
-import { CustomersService } from './customers/customers.service';
-import { EventsService } from './events/events.service';
-import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
-import { PaymentMethodsService } from './payment-methods/payment-methods.service';
 import { errorHandler } from './platform/http/error-handler';
 import { inOrder } from './platform/http/in-order';
 import { locationHeader } from './platform/http/location-header';
@@ -34,10 +26,9 @@ import { expressRoute } from './api/operation';
 import { requestId } from './platform/http/request-id';
 import { requestLogger } from './platform/http/request-logger';
 import { loadShedding, type LoadSheddingSettings } from './platform/http/load-shedding';
-import { DEFAULT_REQUEST_TIMEOUT_MS, requestDeadline } from './platform/http/request-deadline';
+import { requestDeadline } from './platform/http/request-deadline';
 import { singleValuedHeaders } from './platform/http/single-valued-headers';
 import type { Logger } from './platform/logger';
-import { DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION, MAX_CARDS_PER_CUSTOMER } from './platform/config';
 
 export interface AppDependencies {
   db: Knex;
@@ -48,38 +39,24 @@ export interface AppDependencies {
   readiness?: Readiness;
   /** Request timing for /metrics; none when omitted. */
   metrics?: Metrics;
-  /** The payment processor confirms, captures and voids go to; the sandbox on `db`, answering at once, when omitted. */
-  processor?: PaymentProcessor;
+  /** The feature services the operations call, built once (api-services.ts). */
+  services: ApiServices;
 }
 
 export interface AppSettings {
-  /** ISO 4217 codes payment intents may use. */
-  paymentCurrencies: readonly string[];
-  sessionSecretTtlSeconds: number;
-  /** Saved cards a customer may hold (MAX_CARDS_PER_CUSTOMER); the documented 50 when omitted. */
-  maxCardsPerCustomer?: number;
   /** Origins allowed to call the browser-side operations (CORS). */
   corsAllowedOrigins: readonly string[];
-  /** Express's `trust proxy` (config's TRUST_PROXY); the socket's peer when omitted. */
-  trustProxy?: boolean | number | string[];
-  /** A request unanswered after this long is answered 503 (request-deadline.ts). */
-  requestTimeoutMs?: number;
-  /** How long readiness waits for the database. */
-  healthDatabaseTimeoutMs?: number;
+  /** Express's `trust proxy` (config's TRUST_PROXY). */
+  trustProxy: boolean | number | string[];
+  /** REQUEST_TIMEOUT_MS: a request unanswered after this long is answered 503 (request-deadline.ts). */
+  requestTimeoutMs: number;
+  /** HEALTH_DATABASE_TIMEOUT_MS: how long readiness waits for the database. */
+  healthDatabaseTimeoutMs: number;
   idempotency: IdempotencySettings;
   rateLimit: RateLimitSettings;
-  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private hosts as webhook URLs; refused when omitted. */
-  webhookAllowPrivateTargets?: boolean;
-  /** WEBHOOK_MAX_ENDPOINTS_PER_LOCATION: endpoints a location may hold; the default 16 when omitted. */
-  webhookMaxEndpointsPerLocation?: number;
   /** OVERLOAD_*: when a new request is answered 503 at once rather than queued; none is shed when omitted. */
   loadShedding?: LoadSheddingSettings;
-  /** CAPTURE_WINDOW_SECONDS: an authorization is voided this long after it is made unless captured; Toast's 300 when omitted. */
-  captureWindowSeconds?: number;
 }
-
-/** Toast voids an authorization not applied within five minutes. */
-export const DEFAULT_CAPTURE_WINDOW_SECONDS = 300;
 
 /** Answers about customers and their cards are never to be kept by a browser or a shared cache. */
 const noStore: RequestHandler = (_request, response, next) => {
@@ -88,15 +65,7 @@ const noStore: RequestHandler = (_request, response, next) => {
 };
 
 /** Builds the service's Express app. It never listens: server.ts and the tests do. */
-export function createApp({
-  db,
-  logger,
-  auth,
-  settings,
-  readiness = new Readiness(),
-  metrics,
-  processor = new SandboxProcessor(db, { latencyMs: 0 }),
-}: AppDependencies): Express {
+export function createApp({ db, logger, auth, settings, readiness = new Readiness(), metrics, services }: AppDependencies): Express {
   const app = express();
   closeConnectionsWhileDraining(app, readiness);
   app.disable('x-powered-by');
@@ -104,22 +73,8 @@ export function createApp({
   // Duplicated query parameters arrive as arrays and fail validation, rather than being merged.
   app.set('query parser', 'simple');
   // Which proxies to believe for the caller's address (the login throttle counts by it).
-  app.set('trust proxy', settings.trustProxy ?? false);
+  app.set('trust proxy', settings.trustProxy);
 
-  const services: ApiServices = {
-    customers: new CustomersService(),
-    paymentMethods: new PaymentMethodsService({ maxCardsPerCustomer: settings.maxCardsPerCustomer ?? MAX_CARDS_PER_CUSTOMER }),
-    paymentIntents: new PaymentIntentsService({
-      currencies: settings.paymentCurrencies,
-      sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
-    }),
-    checkout: new CheckoutService(processor, logger, { captureWindowSeconds: settings.captureWindowSeconds ?? DEFAULT_CAPTURE_WINDOW_SECONDS }),
-    events: new EventsService(),
-    webhookEndpoints: new WebhookEndpointsService({
-      allowPrivateTargets: settings.webhookAllowPrivateTargets ?? false,
-      maxEndpointsPerLocation: settings.webhookMaxEndpointsPerLocation ?? DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
-    }),
-  };
   const creates = new IdempotentCreates(db, settings.idempotency);
   const document = buildOpenApiDocument();
   // The browser-side operations, which a page calls with a session secret.
@@ -132,7 +87,7 @@ export function createApp({
       requestId(),
       requestLogger(logger),
       ...(settings.loadShedding ? [loadShedding(settings.loadShedding, { logger })] : []),
-      requestDeadline(settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, logger),
+      requestDeadline(settings.requestTimeoutMs, logger),
       ...(metrics ? [metrics.recordRequests] : []),
       helmet(),
       singleValuedHeaders(),
@@ -156,7 +111,7 @@ export function createApp({
     }),
   );
   // Probes need neither a token nor a location.
-  app.use(healthRouter(db, readiness, settings.healthDatabaseTimeoutMs ?? 1000));
+  app.use(healthRouter(db, readiness, settings.healthDatabaseTimeoutMs));
   app.use(openApiRouter(document));
   app.use(loginRouter(auth.login));
   app.use(jwksRouter(auth.publicKeys));

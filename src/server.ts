@@ -5,6 +5,7 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, register as globalRegistry } from 'prom-client';
 import { createApp } from './app';
+import { createServices } from './api-services';
 import { assembleAuth, authSettingsFrom, loadAuthMaterial } from './auth/auth';
 import { loadConfig, type Config } from './platform/config';
 import { useSecretBox } from './platform/secrets/secret-box';
@@ -16,7 +17,6 @@ import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-keys.repo
 import { purgeExpiredEvents } from './events/event-retention';
 import { schedulePurge } from './platform/lifecycle/purge-schedule';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
-import { CheckoutService } from './payment-intents/checkout.service';
 import { checkoutSweeps } from './payment-intents/checkout-sweeps';
 import { SandboxProcessor } from './payment-processor/sandbox-processor';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
@@ -57,17 +57,26 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   const metrics = createMetrics(knex, cluster.isWorker ? globalRegistry : undefined);
   // PAYMENT_PROCESSOR has one value for now: the sandbox.
   const processor = new SandboxProcessor(knex, { latencyMs: config.SANDBOX_LATENCY_MS });
+  // Built once: the app's operations and the checkout's sweeps use the same services.
+  const services = createServices(
+    {
+      paymentCurrencies: config.PAYMENT_CURRENCIES,
+      sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
+      maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
+      captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
+      webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
+    },
+    { processor, logger },
+  );
   const app = createApp({
     db: knex,
     logger,
     auth,
     readiness,
     metrics,
-    processor,
+    services,
     settings: {
-      paymentCurrencies: config.PAYMENT_CURRENCIES,
-      sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
-      maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
       corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS,
       trustProxy: config.TRUST_PROXY,
       healthDatabaseTimeoutMs: config.HEALTH_DATABASE_TIMEOUT_MS,
@@ -78,9 +87,6 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
         statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
       },
       rateLimit: { requests: config.RATE_LIMIT_REQUESTS, windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS },
-      webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-      webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
-      captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
       loadShedding: {
         maxInFlight: config.OVERLOAD_MAX_IN_FLIGHT,
         maxEventLoopDelayMs: config.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
@@ -88,7 +94,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       },
     },
   });
-  const sweeps = checkoutSweeps(knex, new CheckoutService(processor, logger, { captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS }), logger, {
+  const sweeps = checkoutSweeps(knex, services.checkout, logger, {
     processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
   });
   const server = createHttpServer(app, {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './http/request-deadline';
 // The service's own messages for zod's defaults, here too: a bad variable is named in the same words.
 import './validation/messages';
 
@@ -55,7 +54,8 @@ const environmentSchema = z
      * as the fault lasts). Each query is also bounded on the client side, at
      * DB_STATEMENT_TIMEOUT_MS plus one second.
      */
-    REQUEST_TIMEOUT_MS: positiveInt.default(DEFAULT_REQUEST_TIMEOUT_MS),
+    // Above the statement timeout plus the wait for a connection, by default.
+    REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
     /**
      * Load shedding (README, Deployment): requests in flight beyond which a new
      * one is answered 503 SERVICE_OVERLOADED at once instead of queued; 0 turns

@@ -1,5 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { createApp } from '../../src/app';
+import { createServices } from '../../src/api-services';
+import { loadConfig } from '../../src/platform/config';
 import type { ApiClient } from '../../src/auth/api-clients';
 import { assembleAuth, type AuthSettings } from '../../src/auth/auth';
 import { hashClientSecret } from '../../src/auth/client-secret';
@@ -10,7 +12,7 @@ import type { ExternalIssuerSettings } from '../../src/auth/token-verifier';
 import type { RateLimitSettings } from '../../src/platform/rate-limit/api-rate-limit';
 import type { Readiness } from '../../src/platform/lifecycle/readiness';
 import { createLogger } from '../../src/platform/logger';
-import { CheckoutService } from '../../src/payment-intents/checkout.service';
+import type { CheckoutService } from '../../src/payment-intents/checkout.service';
 import type { PaymentProcessor } from '../../src/payment-processor/payment-processor';
 import { SandboxProcessor } from '../../src/payment-processor/sandbox-processor';
 import { createMetrics, type Metrics } from '../../src/platform/metrics/metrics';
@@ -100,7 +102,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     (await issuer.issue({ clientId, secretHash: '', scopes: [...scopes], locations: [...locations] }, scopes)).accessToken;
   const adminAuthorization = { Authorization: `Bearer ${await tokenFor({ scopes: SCOPES, locations: ['*'] })}` };
   const processor = options.processor?.(db) ?? new SandboxProcessor(db.knex, { latencyMs: 0 });
-  const captureWindowSeconds = options.captureWindowSeconds ?? 300;
+  // What a service started with no settings has (config.ts holds every default), less what a test sets.
+  const defaults = loadConfig({ NODE_ENV: 'test' });
+  const services = createServices(
+    {
+      paymentCurrencies: defaults.PAYMENT_CURRENCIES,
+      sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? defaults.SESSION_SECRET_TTL_SECONDS,
+      maxCardsPerCustomer: options.maxCardsPerCustomer ?? defaults.MAX_CARDS_PER_CUSTOMER,
+      captureWindowSeconds: options.captureWindowSeconds ?? defaults.CAPTURE_WINDOW_SECONDS,
+      webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation ?? defaults.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
+    },
+    { processor, logger },
+  );
 
   return {
     app: withContractCheck(
@@ -108,19 +122,21 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         db: db.knex,
         logger,
         auth,
-        processor,
+        services,
         ...(options.readiness ? { readiness: options.readiness } : {}),
         ...(metrics ? { metrics } : {}),
         settings: {
-          paymentCurrencies: ['USD', 'CAD'],
-          sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? 86_400,
-          ...(options.maxCardsPerCustomer === undefined ? {} : { maxCardsPerCustomer: options.maxCardsPerCustomer }),
           corsAllowedOrigins: [TEST_CORS_ORIGIN],
-          idempotency: { ttlSeconds: options.idempotencyTtlSeconds ?? 86_400, lockTimeoutSeconds: 60, statementTimeoutMs: 10_000 },
+          trustProxy: defaults.TRUST_PROXY,
+          requestTimeoutMs: defaults.REQUEST_TIMEOUT_MS,
+          healthDatabaseTimeoutMs: defaults.HEALTH_DATABASE_TIMEOUT_MS,
+          idempotency: {
+            ttlSeconds: options.idempotencyTtlSeconds ?? defaults.IDEMPOTENCY_KEY_TTL_SECONDS,
+            lockTimeoutSeconds: defaults.IDEMPOTENCY_LOCK_TIMEOUT_SECONDS,
+            statementTimeoutMs: defaults.DB_STATEMENT_TIMEOUT_MS,
+          },
+          // A limit no test reaches, unless it is the test of it.
           rateLimit: options.rateLimit ?? { requests: 100_000, windowSeconds: 60 },
-          webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? true,
-          ...(options.webhookMaxEndpointsPerLocation === undefined ? {} : { webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation }),
-          captureWindowSeconds,
         },
       }),
     ),
@@ -131,7 +147,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     as: (location) => ({ ...adminAuthorization, [LOCATION_HEADER]: location }),
     adminAuthorization,
     metrics,
-    checkout: new CheckoutService(processor, logger, { captureWindowSeconds }),
+    checkout: services.checkout,
     close: () => db.close(),
   };
 }

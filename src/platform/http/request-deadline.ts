@@ -13,9 +13,6 @@ declare global {
   }
 }
 
-/** Above the statement timeout (5 s) plus the wait for a connection (3 s), by default. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
-
 /**
  * Gives every request a deadline: a request still unanswered after
  * `timeoutMs` (the database stalled, or slowed by its network) is answered

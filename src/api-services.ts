@@ -1,0 +1,44 @@
+import type { ApiServices } from './api-operations';
+import { CustomersService } from './customers/customers.service';
+import { EventsService } from './events/events.service';
+import { CheckoutService } from './payment-intents/checkout.service';
+import { PaymentIntentsService } from './payment-intents/payment-intents.service';
+import type { PaymentProcessor } from './payment-processor/payment-processor';
+import { PaymentMethodsService } from './payment-methods/payment-methods.service';
+import type { Logger } from './platform/logger';
+import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
+
+/** What the feature services are told: every value from the parsed configuration (config.ts holds the defaults). */
+export interface ServiceSettings {
+  /** PAYMENT_CURRENCIES: ISO 4217 codes payment intents may use. */
+  paymentCurrencies: readonly string[];
+  /** SESSION_SECRET_TTL_SECONDS. */
+  sessionSecretTtlSeconds: number;
+  /** MAX_CARDS_PER_CUSTOMER. */
+  maxCardsPerCustomer: number;
+  /** CAPTURE_WINDOW_SECONDS: an authorization is voided this long after it is made unless captured. */
+  captureWindowSeconds: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private hosts as webhook URLs. */
+  webhookAllowPrivateTargets: boolean;
+  /** WEBHOOK_MAX_ENDPOINTS_PER_LOCATION. */
+  webhookMaxEndpointsPerLocation: number;
+}
+
+/**
+ * Every feature service, built once: server.ts hands the same ones to the
+ * app and to the work beside it (the checkout's sweeps), and the tests to
+ * the app they start.
+ */
+export function createServices(settings: ServiceSettings, parts: { processor: PaymentProcessor; logger: Logger }): ApiServices {
+  return {
+    customers: new CustomersService(),
+    paymentMethods: new PaymentMethodsService({ maxCardsPerCustomer: settings.maxCardsPerCustomer }),
+    paymentIntents: new PaymentIntentsService({ currencies: settings.paymentCurrencies, sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000 }),
+    checkout: new CheckoutService(parts.processor, parts.logger, { captureWindowSeconds: settings.captureWindowSeconds }),
+    events: new EventsService(),
+    webhookEndpoints: new WebhookEndpointsService({
+      allowPrivateTargets: settings.webhookAllowPrivateTargets,
+      maxEndpointsPerLocation: settings.webhookMaxEndpointsPerLocation,
+    }),
+  };
+}
