@@ -12,6 +12,7 @@ import { useSecretBox } from './platform/secrets/secret-box';
 import { loadSecretBox } from './platform/secrets/secrets-keyring';
 import { databaseOptionsFrom, migrationDatabaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
+import { databaseStartupProblem } from './platform/db/startup-database-error';
 import { createHttpServer } from './platform/http/http-server';
 import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-keys.repository';
 import { purgeExpiredEvents } from './events/event-retention';
@@ -184,8 +185,14 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.NODE_ENV === 'development' && process.stdout.isTTY === true });
   // Before a cluster forks: the workers then read the development keyring the primary made.
   useSecretBox(loadSecretBox(config));
-  if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) return runPrimary(config, logger);
-  return runWorker(config, logger);
+  try {
+    if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) return await runPrimary(config, logger);
+    return await runWorker(config, logger);
+  } catch (error) {
+    // A database that stops the start: name the setting and what to check, not only the driver's words.
+    const problem = databaseStartupProblem(error, config);
+    throw problem === undefined ? error : new Error(problem);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Config } from '../platform/config';
 import { ConfigError } from '../platform/config';
+import { readConfigFile } from '../platform/config-files';
 import { hashClientSecret, isClientSecretHash } from './client-secret';
 import { ALL_LOCATIONS, SCOPES } from './scopes';
 
@@ -76,9 +76,5 @@ export async function loadApiClients(config: Config): Promise<ApiClient[]> {
 }
 
 function readClientsFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`AUTH_CLIENTS_FILE ${path} cannot be read: ${(error as Error).message}`);
-  }
+  return readConfigFile('AUTH_CLIENTS_FILE', path);
 }

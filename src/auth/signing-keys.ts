@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { MAX_PUBLISHED_KEYS } from './login.schemas';
 import path from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import { z } from 'zod';
 import { ConfigError, type Config } from '../platform/config';
+import { readConfigFile } from '../platform/config-files';
 
 /** The only algorithms tokens are signed or accepted with (RFC 8725: pinned, asymmetric). */
 export const TOKEN_ALGORITHMS = ['ES256', 'EdDSA'] as const;
@@ -38,10 +39,11 @@ function publicPart(jwk: z.infer<typeof publicJwkSchema>): JWK {
 }
 
 function readJson(file: string, variable: string): unknown {
+  const text = readConfigFile(variable, file);
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${variable} ${file} cannot be read as JSON: ${(error as Error).message}`);
+    throw new ConfigError(`${variable} ${file} is not JSON: ${(error as Error).message}`);
   }
 }
 

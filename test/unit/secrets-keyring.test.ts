@@ -59,14 +59,14 @@ describe('loadSecretBox', () => {
     if (process.getuid?.() === 0) {
       // Root reads any file: the message is shown by a file that cannot be found instead.
       expect(() => loadSecretBox(loadConfig({ SECRETS_ENCRYPTION_KEY_FILE: '/nonexistent/keyring.json' }))).toThrow(
-        /SECRETS_ENCRYPTION_KEY_FILE \/nonexistent\/keyring.json cannot be read/,
+        /SECRETS_ENCRYPTION_KEY_FILE \/nonexistent\/keyring.json does not exist/,
       );
       return;
     }
     const file = path.join(folder(), 'keyring.json');
     writeFileSync(file, JSON.stringify(withNewKey()));
     chmodSync(file, 0o000);
-    expect(() => loadSecretBox(loadConfig({ SECRETS_ENCRYPTION_KEY_FILE: file }))).toThrow(/readable by the service's user, uid \d+/);
+    expect(() => loadSecretBox(loadConfig({ SECRETS_ENCRYPTION_KEY_FILE: file }))).toThrow(/runs as uid \d+, which may not read it.*chown \d+/);
   });
 });
 

@@ -1,20 +1,19 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type Config } from '../config';
+import { readConfigFile } from '../config-files';
 import { keyringSchema, SecretBox, withNewKey } from './secret-box';
 
 /** Where a development keyring is kept when SECRETS_ENCRYPTION_KEY_FILE is unset (never in production). */
 export const DEV_KEYRING_FILE = 'dev-secrets-keyring.json';
 
 function readKeyring(file: string, source: string): SecretBox {
+  const text = readConfigFile(source, file);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(text);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const hint =
-      code === 'EACCES' ? ` (the file must be readable by the service's user, uid ${process.getuid?.() ?? '?'}: chown it or give its group read access)` : '';
-    throw new ConfigError(`${source} ${file} cannot be read as JSON: ${(error as Error).message}${hint}`);
+    throw new ConfigError(`${source} ${file} is not JSON: ${(error as Error).message}`);
   }
   const parsed = keyringSchema.safeParse(json);
   if (!parsed.success) {
