@@ -81,11 +81,12 @@ export function scenarioRequests(customers: number, token: string): Record<Exclu
       body: JSON.stringify({ card: { expiry: { month, year: String(2030 + randomInt(5)) } } }),
     };
   };
-  // Subscribed to a type no scenario emits: the dispatcher has nothing to send them.
+  // Subscribed to a type no scenario emits: the dispatcher has nothing to send them. Each at a location of
+  // its own: a location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION, and the turn makes thousands.
   const createEndpoint = (): LoadRequest => ({
     method: 'POST',
     path: '/v1/webhook-endpoints',
-    headers: headers(`bench-location-${randomInt(LOCATION_COUNT)}`, true),
+    headers: headers(`bench-endpoints-${randomUUID()}`, true),
     body: JSON.stringify({
       url: `https://${BENCH_ENDPOINT_HOST}/${randomUUID()}`,
       enabledEvents: ['payment_intent.updated'],
