@@ -14,8 +14,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The browser test runs against the production build: `npm run test:browser`.
-  testPathIgnorePatterns: ['/node_modules/', '/test/browser/'],
+  // The browser test runs against the production build: `npm run test:browser`; what needs a
+  // PostgreSQL server, initdb or PgBouncer: `npm run test:system` (jest.system.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '/test/browser/', '/test/system/'],
   transform: {
     '/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/test/support/builtin-import-transformer.js',
     '^.+\\.(t|j)sx?$': [

@@ -42,6 +42,7 @@ const isApiSnippet = (line: string): boolean =>
 /** Lines run word for word by a step of `.ci/run`, and where. */
 const RUN_BY_CI: Record<string, RegExp> = {
   'npm test': /env "\$@" npm test --/,
+  'npm run test:system': /npm run test:system --/,
   'DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm test': /suite postgres DATABASE_URL=/,
   'npm run openapi -- --check': /step "openapi is generated from the code" npm run openapi -- --check/,
   'npm run openapi:lint': /step "openapi lint" npm run openapi:lint/,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { startOwnCluster, type OwnCluster } from '../support/process/own-postgres-cluster';
-import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
+import { startOwnCluster, type OwnCluster } from '../../support/process/own-postgres-cluster';
+import { devClientToken, startSourceService, type RunningService } from '../../support/process/service-process';
 
 /**
  * A database that really restarts: a PostgreSQL cluster of the test's own

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../support/process/free-port';
-import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { startSourceService, type RunningService } from '../support/process/service-process';
+import { freePort } from '../../support/process/free-port';
+import { freshPostgresDatabase, type FreshDatabase } from '../../support/process/fresh-postgres-database';
+import { startSourceService, type RunningService } from '../../support/process/service-process';
 
 function count(lines: string[], message: string): number {
   return lines.filter((line) => line.includes(`"msg":"${message}"`)).length;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import request from 'supertest';
-import { openDatabase } from '../../src/platform/db/database';
-import { migrateToLatest } from '../../src/platform/db/migration-source';
-import { createLogger } from '../../src/platform/logger';
-import { newLocation } from '../factories/locations';
-import { proxiedDatabase, type ProxiedDatabase } from '../support/process/proxied-database';
-import type { TcpProxy } from '../support/process/tcp-proxy';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { openDatabase } from '../../../src/platform/db/database';
+import { migrateToLatest } from '../../../src/platform/db/migration-source';
+import { createLogger } from '../../../src/platform/logger';
+import { newLocation } from '../../factories/locations';
+import { proxiedDatabase, type ProxiedDatabase } from '../../support/process/proxied-database';
+import type { TcpProxy } from '../../support/process/tcp-proxy';
+import { startTestApp, type TestApp } from '../../support/test-app';
 
 /**
  * The service against a real PostgreSQL server reached through a TCP proxy

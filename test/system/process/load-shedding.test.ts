@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { devClientToken, type RunningService } from '../support/process/service-process';
-import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../support/process/services-on-fresh-database';
+import { devClientToken, type RunningService } from '../../support/process/service-process';
+import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../../support/process/services-on-fresh-database';
 
 /**
  * Overload on a real process, counted rather than timed: with

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
-import { eventually } from '../support/webhook-receiver';
+import { freshPostgresDatabase, type FreshDatabase } from '../../support/process/fresh-postgres-database';
+import { devClientToken, startSourceService, type RunningService } from '../../support/process/service-process';
+import { eventually } from '../../support/webhook-receiver';
 
 /**
  * OpenTelemetry on a real process: with OTEL_EXPORTER_OTLP_ENDPOINT set, one

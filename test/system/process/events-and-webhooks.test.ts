@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
-import { devClientToken, type RunningService } from '../support/process/service-process';
-import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../support/process/services-on-fresh-database';
-import { eventually, WebhookReceiver } from '../support/webhook-receiver';
+import { devClientToken, type RunningService } from '../../support/process/service-process';
+import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../../support/process/services-on-fresh-database';
+import { eventually, WebhookReceiver } from '../../support/webhook-receiver';
 
 /**
  * The change log and the webhooks on real processes over one PostgreSQL

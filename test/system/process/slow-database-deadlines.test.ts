@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { proxiedDatabase, type ProxiedDatabase } from '../support/process/proxied-database';
-import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
+import { proxiedDatabase, type ProxiedDatabase } from '../../support/process/proxied-database';
+import { devClientToken, startSourceService, type RunningService } from '../../support/process/service-process';
 
 /**
  * Issue 36, item 7: with the database answering 2 s late, every request was

@@ -1,10 +1,10 @@
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { newSigningJwk } from '../../src/auth/signing-keys';
-import { withNewKey } from '../../src/platform/secrets/secret-box';
-import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
+import { newSigningJwk } from '../../../src/auth/signing-keys';
+import { withNewKey } from '../../../src/platform/secrets/secret-box';
+import { freshPostgresDatabase, type FreshDatabase } from '../../support/process/fresh-postgres-database';
+import { devClientToken, startSourceService, type RunningService } from '../../support/process/service-process';
 
 /**
  * Two replicas on one fresh PostgreSQL database, sharing only the database and

@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
+import { freshPostgresDatabase, type FreshDatabase } from '../../support/process/fresh-postgres-database';
+import { devClientToken, startSourceService, type RunningService } from '../../support/process/service-process';
 
 /**
  * A real service process behind Debian's PgBouncer (1.18) in transaction
@@ -13,7 +13,7 @@ import { devClientToken, startSourceService, type RunningService } from '../supp
  * and serves a whole checkout through it, many requests at once, on fewer
  * server connections than it has clients.
  */
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 let database: FreshDatabase;
 let bouncerDir: string;
 let service: RunningService;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { devClientToken, type RunningService } from '../support/process/service-process';
-import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../support/process/services-on-fresh-database';
-import { eventually } from '../support/webhook-receiver';
+import { devClientToken, type RunningService } from '../../support/process/service-process';
+import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../../support/process/services-on-fresh-database';
+import { eventually } from '../../support/webhook-receiver';
 
 /**
  * The checkout's promises on real processes over one PostgreSQL database:

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freshPostgresDatabase, type FreshDatabase } from '../support/process/fresh-postgres-database';
-import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
+import { freshPostgresDatabase, type FreshDatabase } from '../../support/process/fresh-postgres-database';
+import { devClientToken, startSourceService, type RunningService } from '../../support/process/service-process';
 
 /**
  * Issue 17, item 4: under load, SIGTERM left 56 to 105 requests per round

@@ -1,0 +1,15 @@
+/**
+ * `npm run test:system`: the tests that need more than Node: the PostgreSQL
+ * server at 127.0.0.1:5432 (each file makes a database of its own there),
+ * `initdb` for a cluster of their own, Debian's PgBouncer (.ci/pgbouncer
+ * installs it). `npm test` runs everything else, on Node alone.
+ * @type {import('jest').Config}
+ */
+const base = require('./jest.config');
+
+module.exports = {
+  ...base,
+  roots: ['<rootDir>/test/system'],
+  testPathIgnorePatterns: ['/node_modules/'],
+  globalSetup: '<rootDir>/test/support/system-requirements.js',
+};
