@@ -11,6 +11,7 @@ module.exports = async function systemRequirements() {
     throw new Error(
       `npm run test:system needs a PostgreSQL server at 127.0.0.1:5432 that the postgres user reaches without a password (${error.message}). ` +
         'On Debian: apt-get install -y postgresql, then trust local TCP connections for postgres in pg_hba.conf. `npm test` needs none of it.',
+      { cause: error },
     );
   } finally {
     await client.end().catch(() => undefined);
