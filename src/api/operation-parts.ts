@@ -47,7 +47,7 @@ export const locationHeaders = z.object({ [LOCATION_HEADER]: locationHeaderSchem
 export const creatingOperationHeaders = locationHeaders.extend({
   [IDEMPOTENCY_KEY_HEADER]: z.string().regex(IDEMPOTENCY_KEY_PATTERN).max(255).optional().meta({
     description:
-      "Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.)",
+      "Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.)",
   }),
 });
 
@@ -87,7 +87,7 @@ export const RATE_LIMIT_HEADERS = z.object({
 export const locationAndSessionSecretHeaders = locationHeaders.extend({
   [SESSION_SECRET_HEADER]: z.string().max(SESSION_SECRET_MAX_LENGTH).regex(SESSION_SECRET_PATTERN).optional().meta({
     description:
-      'The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable).',
+      'The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable).',
   }),
 });
 

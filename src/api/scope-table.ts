@@ -10,7 +10,7 @@ const SESSION_SECRET_BELONGS_TO: Record<NonNullable<Access['sessionSecret']>['is
 function accessText(access: Access): string {
   const scope = `\`${access.scope}\``;
   if (access.sessionSecret === undefined) return scope;
-  return `${scope}; or \`simplified-payments-integration:read\` with the \`Platform-Session-Secret\` of ${SESSION_SECRET_BELONGS_TO[access.sessionSecret.is]} (else 401, code 4004)`;
+  return `${scope}; or \`simplified-payments-integration:read\` with the \`Platform-Session-Secret\` of ${SESSION_SECRET_BELONGS_TO[access.sessionSecret.is]} (else 401, \`SESSION_SECRET_INVALID\`)`;
 }
 
 /**

@@ -60,7 +60,7 @@ export const updateCustomer = operation({
   tag,
   summary: 'Change a customer record',
   description:
-    'Not in the spec. Changes the fields sent; a field sent as `null` is cleared, one left out stays. The limits are those of the create. An `externalReferenceId` another customer of the location holds is a 409 (code 3006) naming the field. Records a `customer.updated` event with the fields as they were; a change to nothing records none.',
+    'Not in the spec. Changes the fields sent; a field sent as `null` is cleared, one left out stays. The limits are those of the create. An `externalReferenceId` another customer of the location holds is a 409 (`EXTERNAL_REFERENCE_IN_USE`) naming the field. Records a `customer.updated` event with the fields as they were; a change to nothing records none.',
   access: { scope: SCOPE.customersWrite },
   params: customerIdParamsSchema,
   body: { schema: updateCustomerRequestSchema },

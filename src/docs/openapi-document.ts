@@ -49,12 +49,12 @@ const DESCRIPTION = `Keeps records of payors ("customers"), the cards saved to t
 3. Every answer carries \`X-Request-Id\` (yours, when you send a safe one); quote it to support.
 
 ## Errors
-Every non-2xx answer is an \`ErrorMessage\`, whose \`code\` comes from the catalog in its schema. Bad input is a 4xx that changes nothing. A full card number anywhere in a request is refused (code 1004) and never echoed or logged.
+Every non-2xx answer is an \`ErrorMessage\`, whose \`code\` comes from the catalog in its schema. Bad input is a 4xx that changes nothing. A full card number anywhere in a request is refused (\`CARD_NUMBER_REJECTED\`) and never echoed or logged.
 
 ## Scopes per operation
 ${scopeTable(inReadingOrder(API_OPERATIONS))}
 
-A token without the scope: 403 (code 4031) with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"\`. A token whose \`locations\` do not include the request's location: 403 (code 4032). Checks run in this order: token (401), location header (400), location entitlement (403), scope (403), then the request itself; a refused request changes nothing.
+A token without the scope: 403 (\`INSUFFICIENT_SCOPE\`) with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"\`. A token whose \`locations\` do not include the request's location: 403 (\`LOCATION_NOT_PERMITTED\`). Checks run in this order: token (401), location header (400), location entitlement (403), scope (403), then the request itself; a refused request changes nothing.
 
 ## The browser side of a checkout
 A checkout page in the browser must not hold a server credential. The backend creates a payment intent for the customer and passes its \`sessionSecret\` to the page; the page calls the card and default reads (and the intent read), and confirms the intent with one of the cards, with a token holding only \`simplified-payments-integration:read\` plus the header \`Platform-Session-Secret\`. The secret is valid only for its intent's customer, only in its location, and only while the intent is live (not SUCCEEDED or CANCELED, younger than 24 hours by default). The backend captures. CORS is allowed on these operations for configured origins only.

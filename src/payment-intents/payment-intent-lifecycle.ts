@@ -16,7 +16,7 @@ export function paymentIntentLifecycle(): string {
     '|---|---|---|---|',
     ...moves,
     '',
-    'An operation in a status that does not allow it answers 409 (code 3002) naming the status:',
+    'An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:',
     '',
     `| Status | ${INTENT_OPERATIONS.join(' | ')} |`,
     `|---|${INTENT_OPERATIONS.map(() => '---|').join('')}`,

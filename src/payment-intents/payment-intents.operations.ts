@@ -87,7 +87,7 @@ export const updatePaymentIntent = operation({
   operationId: 'updatePaymentIntent',
   tag,
   summary: 'Change a payment intent before it is paid',
-  description: `Not in the spec; a POST, as Toast updates intents. Changes the fields sent (\`null\` clears \`email\` and \`customerId\`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (code 3002) naming it. \`paymentMethodId\` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), \`null\` detaches it. A tip larger than the amount is a 400. Records a \`payment_intent.updated\` event with the fields as they were; a change to nothing records none.\n\n${paymentIntentLifecycle()}`,
+  description: `Not in the spec; a POST, as Toast updates intents. Changes the fields sent (\`null\` clears \`email\` and \`customerId\`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (\`PAYMENT_INTENT_STATUS_CONFLICT\`) naming it. \`paymentMethodId\` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), \`null\` detaches it. A tip larger than the amount is a 400. Records a \`payment_intent.updated\` event with the fields as they were; a change to nothing records none.\n\n${paymentIntentLifecycle()}`,
   access: { scope: SCOPE.serverWrite },
   params: paymentIntentParamsSchema,
   body: { schema: updatePaymentIntentRequestSchema },

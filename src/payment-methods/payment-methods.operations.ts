@@ -49,7 +49,7 @@ export const saveCustomerPaymentMethod = operation({
   tag,
   summary: 'Save a card to a customer',
   description:
-    "Not in the spec: how the card vault hands over a saved card's metadata (brand, last four, expiry; never the number or CVV: a body containing anything that looks like a full card number is refused with code 1004 and the value is never echoed or logged). Saving a card with a `fingerprint` already saved to this customer updates that card and answers 200; a new card answers 201. A customer holds at most 50 cards (MAX_CARDS_PER_CUSTOMER may lower it): one more is a 409 (code 3004, CARD_LIMIT_REACHED), while updating a saved card by its fingerprint still works.",
+    "Not in the spec: how the card vault hands over a saved card's metadata (brand, last four, expiry; never the number or CVV: a body containing anything that looks like a full card number is refused with `CARD_NUMBER_REJECTED` and the value is never echoed or logged). Saving a card with a `fingerprint` already saved to this customer updates that card and answers 200; a new card answers 201. A customer holds at most 50 cards (MAX_CARDS_PER_CUSTOMER may lower it): one more is a 409 (CARD_LIMIT_REACHED), while updating a saved card by its fingerprint still works.",
   access: { scope: SCOPE.serverWrite },
   idempotent: true,
   params: customerIdParamsSchema,
@@ -72,7 +72,7 @@ export const updateCustomerPaymentMethod = operation({
   tag,
   summary: 'Update a saved card (the vault renewed it)',
   description:
-    "Not in the spec. The card vault's update of a saved card: the create's shape, every part optional (a renewed card: new `expiry`, possibly new `lastFour` and `fingerprint`). The card keeps its id and every default bound to it. The brand cannot change (another brand is another card: save it); a `fingerprint` another card of the customer holds is a 409 (code 3007). A `payment_method.updated` event records the answered fields as they were.",
+    "Not in the spec. The card vault's update of a saved card: the create's shape, every part optional (a renewed card: new `expiry`, possibly new `lastFour` and `fingerprint`). The card keeps its id and every default bound to it. The brand cannot change (another brand is another card: save it); a `fingerprint` another card of the customer holds is a 409 (`FINGERPRINT_IN_USE`). A `payment_method.updated` event records the answered fields as they were.",
   access: { scope: SCOPE.serverWrite },
   params: paymentMethodParamsSchema,
   body: { schema: updatePaymentMethodRequestSchema },

@@ -188,7 +188,7 @@ export interface paths {
         head?: never;
         /**
          * Change a customer record
-         * @description Not in the spec. Changes the fields sent; a field sent as `null` is cleared, one left out stays. The limits are those of the create. An `externalReferenceId` another customer of the location holds is a 409 (code 3006) naming the field. Records a `customer.updated` event with the fields as they were; a change to nothing records none.
+         * @description Not in the spec. Changes the fields sent; a field sent as `null` is cleared, one left out stays. The limits are those of the create. An `externalReferenceId` another customer of the location holds is a 409 (`EXTERNAL_REFERENCE_IN_USE`) naming the field. Records a `customer.updated` event with the fields as they were; a change to nothing records none.
          */
         patch: operations["updateCustomer"];
         trace?: never;
@@ -228,7 +228,7 @@ export interface paths {
         put?: never;
         /**
          * Save a card to a customer
-         * @description Not in the spec: how the card vault hands over a saved card's metadata (brand, last four, expiry; never the number or CVV: a body containing anything that looks like a full card number is refused with code 1004 and the value is never echoed or logged). Saving a card with a `fingerprint` already saved to this customer updates that card and answers 200; a new card answers 201. A customer holds at most 50 cards (MAX_CARDS_PER_CUSTOMER may lower it): one more is a 409 (code 3004, CARD_LIMIT_REACHED), while updating a saved card by its fingerprint still works.
+         * @description Not in the spec: how the card vault hands over a saved card's metadata (brand, last four, expiry; never the number or CVV: a body containing anything that looks like a full card number is refused with `CARD_NUMBER_REJECTED` and the value is never echoed or logged). Saving a card with a `fingerprint` already saved to this customer updates that card and answers 200; a new card answers 201. A customer holds at most 50 cards (MAX_CARDS_PER_CUSTOMER may lower it): one more is a 409 (CARD_LIMIT_REACHED), while updating a saved card by its fingerprint still works.
          */
         post: operations["saveCustomerPaymentMethod"];
         delete?: never;
@@ -256,7 +256,7 @@ export interface paths {
         head?: never;
         /**
          * Update a saved card (the vault renewed it)
-         * @description Not in the spec. The card vault's update of a saved card: the create's shape, every part optional (a renewed card: new `expiry`, possibly new `lastFour` and `fingerprint`). The card keeps its id and every default bound to it. The brand cannot change (another brand is another card: save it); a `fingerprint` another card of the customer holds is a 409 (code 3007). A `payment_method.updated` event records the answered fields as they were.
+         * @description Not in the spec. The card vault's update of a saved card: the create's shape, every part optional (a renewed card: new `expiry`, possibly new `lastFour` and `fingerprint`). The card keeps its id and every default bound to it. The brand cannot change (another brand is another card: save it); a `fingerprint` another card of the customer holds is a 409 (`FINGERPRINT_IN_USE`). A `payment_method.updated` event records the answered fields as they were.
          */
         patch: operations["updateCustomerPaymentMethod"];
         trace?: never;
@@ -396,7 +396,7 @@ export interface paths {
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
          *
-         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *
          *     | Status | update | confirm | capture | cancel |
          *     |---|---|---|---|---|
@@ -429,7 +429,7 @@ export interface paths {
         put?: never;
         /**
          * Change a payment intent before it is paid
-         * @description Not in the spec; a POST, as Toast updates intents. Changes the fields sent (`null` clears `email` and `customerId`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (code 3002) naming it. `paymentMethodId` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), `null` detaches it. A tip larger than the amount is a 400. Records a `payment_intent.updated` event with the fields as they were; a change to nothing records none.
+         * @description Not in the spec; a POST, as Toast updates intents. Changes the fields sent (`null` clears `email` and `customerId`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming it. `paymentMethodId` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), `null` detaches it. A tip larger than the amount is a 400. Records a `payment_intent.updated` event with the fields as they were; a change to nothing records none.
          *
          *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
          *
@@ -445,7 +445,7 @@ export interface paths {
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
          *
-         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *
          *     | Status | update | confirm | capture | cancel |
          *     |---|---|---|---|---|
@@ -490,7 +490,7 @@ export interface paths {
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
          *
-         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *
          *     | Status | update | confirm | capture | cancel |
          *     |---|---|---|---|---|
@@ -535,7 +535,7 @@ export interface paths {
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
          *
-         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *
          *     | Status | update | confirm | capture | cancel |
          *     |---|---|---|---|---|
@@ -584,7 +584,7 @@ export interface paths {
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
          *
-         *     An operation in a status that does not allow it answers 409 (code 3002) naming the status:
+         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *
          *     | Status | update | confirm | capture | cancel |
          *     |---|---|---|---|---|
@@ -2955,7 +2955,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
                 "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
@@ -3999,7 +3999,7 @@ export interface operations {
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
-                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
+                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
                 "Platform-Session-Secret"?: string;
             };
             path: {
@@ -4175,7 +4175,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
                 "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
@@ -4895,7 +4895,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
                 "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
@@ -5163,7 +5163,7 @@ export interface operations {
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
-                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
+                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
                 "Platform-Session-Secret"?: string;
             };
             path: {
@@ -6287,7 +6287,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
                 "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
@@ -6550,7 +6550,7 @@ export interface operations {
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
-                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
+                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
                 "Platform-Session-Secret"?: string;
             };
             path: {
@@ -7455,7 +7455,7 @@ export interface operations {
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
-                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, code 4004). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
+                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
                 "Platform-Session-Secret"?: string;
             };
             path: {
@@ -7856,7 +7856,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (code 1007); while the first attempt is still running, 409 (code 3003) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
                 "Idempotency-Key"?: string;
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
                 "Platform-Restaurant-External-ID": string;
