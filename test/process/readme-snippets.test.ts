@@ -105,10 +105,10 @@ describe("README's API snippets", () => {
   it('include a typed-client program that runs as saved (a .ts file at the root, run with tsx)', async () => {
     const [program] = blocksOf('## Typed client', 'ts');
     expect(program).toContain('clientCredentials(');
-    // Saved outside the tree, so its import of ./src/ is made absolute; and the address rewritten. Nothing else.
+    // Saved outside the tree, so its import from the checkout (./clients/typescript/…) is made absolute; and the address rewritten. Nothing else.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cpp-readme-'));
     const file = path.join(dir, 'typed-client.ts');
-    writeFileSync(file, (program as string).replaceAll("'./src/", `'${ROOT}/src/`).replaceAll('http://localhost:8080', service.baseUrl));
+    writeFileSync(file, (program as string).replaceAll("'./clients/", `'${ROOT}/clients/`).replaceAll('http://localhost:8080', service.baseUrl));
     try {
       const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, timeout: 60_000 });
       expect(stdout).toContain('results: 0');
