@@ -1,11 +1,33 @@
 /**
- * The import rules `npm run lint:imports` holds the code to: the layers go
- * platform/ (what every feature shares) → auth/, idempotency/ → api/ (how an
- * operation is declared and served) → the features → api-operations.ts (the
- * registry), docs/, app.ts and server.ts, and nothing imports back up. No
- * file takes part in an import circle. Type-only imports count too.
+ * The import rules `npm run lint:imports` holds the code to. The layers,
+ * bottom up, and nothing imports back up:
+ *
+ *   platform/            what everything shares (database, HTTP, errors, config)
+ *   change-log/          the events every write records, their outbox, erasure and retention
+ *   auth/, idempotency/, payment-processor/
+ *   api/                 how an operation is declared and served
+ *   the features         customers, payment-methods, payment-intents, events, webhooks
+ *   flows/               work that spans features (customer erasure, the checkout)
+ *   api-operations.ts, api-services.ts, docs/, app.ts, server.ts: the assembly
+ *
+ * Features stay apart: one reaches another only through that feature's
+ * index.ts, and only a feature below it in FEATURE_ORDER, so no two features
+ * import each other. No file takes part in an import circle. Type-only
+ * imports count too. test/unit/import-rules.test.ts shows each rule failing.
  * @type {import('dependency-cruiser').IConfiguration}
  */
+
+/** What each feature may reach (through its index.ts): the features it builds on. */
+const FEATURE_ORDER = {
+  customers: [],
+  'payment-methods': ['customers'],
+  'payment-intents': ['customers', 'payment-methods'],
+  events: ['customers'],
+  webhooks: [],
+};
+const FEATURES = Object.keys(FEATURE_ORDER);
+const anyFeature = `^src/(${FEATURES.join('|')})/`;
+
 module.exports = {
   forbidden: [
     {
@@ -18,30 +40,68 @@ module.exports = {
     {
       name: 'platform-imports-only-platform',
       severity: 'error',
-      comment: 'platform/ is the bottom layer: it must not import auth/, idempotency/, api/, a feature, app.ts or server.ts.',
+      comment: 'platform/ is the bottom layer: it must not import anything above it.',
       from: { path: '^src/platform/' },
       to: { path: '^src/', pathNot: '^src/platform/' },
     },
     {
-      name: 'auth-and-idempotency-import-only-below',
+      name: 'change-log-imports-only-platform',
       severity: 'error',
-      comment: 'auth/ and idempotency/ sit on platform/ alone: they must not import api/, a feature, or anything above.',
-      from: { path: '^src/(auth|idempotency)/' },
-      to: { path: '^src/', pathNot: '^src/(platform|auth|idempotency)/' },
+      comment: 'change-log/ sits on platform/ alone: every feature records through it, so it must know none of them.',
+      from: { path: '^src/change-log/' },
+      to: { path: '^src/', pathNot: '^src/(platform|change-log)/' },
+    },
+    {
+      name: 'auth-idempotency-processor-import-only-below',
+      severity: 'error',
+      comment: 'auth/, idempotency/ and payment-processor/ sit on platform/ and change-log/: they must not import api/, a feature, a flow, or anything above.',
+      from: { path: '^src/(auth|idempotency|payment-processor)/' },
+      to: { path: '^src/', pathNot: '^src/(platform|change-log|auth|idempotency|payment-processor)/' },
     },
     {
       name: 'api-imports-no-feature',
       severity: 'error',
-      comment: 'api/ declares and serves operations for every feature: it must not import one, nor the registry above it.',
+      comment: 'api/ declares and serves operations for every feature: it must not import one, a flow, nor the registry above it.',
       from: { path: '^src/api/' },
-      to: { path: '^src/', pathNot: '^src/(platform|auth|idempotency|api)/' },
+      to: { path: '^src/', pathNot: '^src/(platform|change-log|auth|idempotency|payment-processor|api)/' },
+    },
+    ...FEATURES.map((feature) => ({
+      name: 'features-stay-apart',
+      severity: 'error',
+      comment: `${feature}/ may reach only ${FEATURE_ORDER[feature].join(', ') || 'no other feature'}, and only through its index.ts: a feature's files are its own.`,
+      from: { path: `^src/${feature}/` },
+      to: {
+        path: anyFeature,
+        pathNot: [`^src/${feature}/`, ...FEATURE_ORDER[feature].map((below) => `^src/${below}/index\\.ts$`)],
+      },
+    })),
+    {
+      name: 'flows-are-above-features',
+      severity: 'error',
+      comment: 'flows/ spans features: nothing below it (platform, change-log, auth, api, a feature) may import a flow.',
+      from: { path: '^src/(platform|change-log|auth|idempotency|payment-processor|api|customers|payment-methods|payment-intents|events|webhooks)/' },
+      to: { path: '^src/flows/' },
+    },
+    {
+      name: 'flows-are-above-features',
+      severity: 'error',
+      comment: "A flow reaches a feature through the feature's index.ts alone.",
+      from: { path: '^src/flows/' },
+      to: { path: anyFeature, pathNot: '^src/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'flows-stay-apart',
+      severity: 'error',
+      comment: 'A flow does not import another flow: what two flows share belongs in a feature or below.',
+      from: { path: '^src/flows/([^/]+)/' },
+      to: { path: '^src/flows/', pathNot: '^src/flows/$1/' },
     },
     {
       name: 'features-import-no-registry-or-app',
       severity: 'error',
-      comment: 'A feature declares its own operations; the registry, the document, app.ts and server.ts assemble them.',
-      from: { path: '^src/(customers|payment-methods|payment-intents|events|webhooks)/' },
-      to: { path: '^src/(api-operations|app|server)\\.ts$|^src/docs/' },
+      comment: 'A feature or flow declares its own operations; the registry, the document, app.ts and server.ts assemble them.',
+      from: { path: `${anyFeature}|^src/flows/` },
+      to: { path: '^src/(api-operations|api-services|app|server)\\.ts$|^src/docs/' },
     },
   ],
   options: {

@@ -28,6 +28,30 @@ export default tseslint.config(
     files: ['**/*.cli.ts', '**/*.js'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
+  // One way to the database: Knex's builder for lists and pages, named prepared
+  // statements (platform/db/prepared-statement.ts) for the rest. Knex's raw SQL,
+  // its client and its transaction flag are platform/db's business alone.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/db/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='raw']",
+          message: 'No raw SQL outside src/platform/db: declare a preparedStatement (or namedStatement) and run it, or use the query builder.',
+        },
+        {
+          selector: "MemberExpression[property.name='isTransaction']",
+          message: 'Whether a db is a transaction is for src/platform/db (inTransaction, afterCommit, isInTransaction).',
+        },
+        {
+          selector: "MemberExpression[property.name='client'][object.name=/^(db|trx|knex)$/]",
+          message: "Knex's client is internal: src/platform/db wraps what is needed (runPrepared, poolIsBusy, poolCounts).",
+        },
+      ],
+    },
+  },
   // Layout is Prettier's (npm run format): no ESLint rule argues with it.
   prettier,
 );

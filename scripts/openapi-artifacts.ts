@@ -6,6 +6,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { API_OPERATIONS } from '../src/api-operations';
 import { scopeTable } from '../src/api/scope-table';
 import { paymentIntentLifecycle } from '../src/payment-intents/payment-intent-lifecycle';
+import { sandboxCardTable } from '../src/payment-processor/sandbox-cards';
 import { buildOpenApiDocument, inReadingOrder } from '../src/docs/openapi-document';
 import { documentYaml, GENERATED_NOTICE } from '../src/docs/openapi-yaml';
 
@@ -20,7 +21,8 @@ export const ARTIFACT_PATHS = {
 
 /**
  * README's parts rendered from the code, each between its two markers: the
- * scope table from the operations, the status table from payment-intent-status.ts.
+ * scope table from the operations, the status table from payment-intent-status.ts,
+ * the sandbox's test cards from sandbox-cards.ts.
  */
 const GENERATED_README_PARTS = [
   {
@@ -32,6 +34,11 @@ const GENERATED_README_PARTS = [
     start: '<!-- status table: generated from payment-intent-status.ts by `npm run openapi`; edit the table there, not these lines -->',
     end: '<!-- end of the status table -->',
     render: paymentIntentLifecycle,
+  },
+  {
+    start: '<!-- sandbox cards: generated from sandbox-cards.ts by `npm run openapi`; edit the cards there, not these lines -->',
+    end: '<!-- end of the sandbox cards -->',
+    render: sandboxCardTable,
   },
 ];
 

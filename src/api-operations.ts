@@ -5,18 +5,22 @@ import type { EventsService } from './events/events.service';
 import { eventsOperations } from './events/events.operations';
 import type { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 import { webhookEndpointsOperations } from './webhooks/webhook-endpoints.operations';
-import type { CheckoutService } from './payment-intents/checkout.service';
+import type { CheckoutFlow } from './flows/checkout/checkout.flow';
+import { checkoutOperations } from './flows/checkout/checkout.operations';
+import type { CustomerErasureFlow } from './flows/customer-erasure/customer-erasure.flow';
+import { customerErasureOperations } from './flows/customer-erasure/customer-erasure.operations';
 import type { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { paymentIntentsOperations } from './payment-intents/payment-intents.operations';
 import type { PaymentMethodsService } from './payment-methods/payment-methods.service';
 import { paymentMethodsOperations } from './payment-methods/payment-methods.operations';
 
-/** The feature services the operations' handlers call; app.ts makes them. */
+/** The feature services and flows the operations' handlers call; api-services.ts makes them. */
 export interface ApiServices {
   customers: CustomersService;
   paymentMethods: PaymentMethodsService;
   paymentIntents: PaymentIntentsService;
-  checkout: CheckoutService;
+  checkout: CheckoutFlow;
+  customerErasure: CustomerErasureFlow;
   events: EventsService;
   webhookEndpoints: WebhookEndpointsService;
 }
@@ -29,7 +33,9 @@ export interface ApiServices {
 export const API_OPERATIONS: readonly Operation<ApiServices>[] = [
   ...paymentMethodsOperations,
   ...paymentIntentsOperations,
+  ...checkoutOperations,
   ...customersOperations,
+  ...customerErasureOperations,
   ...eventsOperations,
   ...webhookEndpointsOperations,
 ];

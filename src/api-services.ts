@@ -1,7 +1,8 @@
 import type { ApiServices } from './api-operations';
 import { CustomersService } from './customers/customers.service';
 import { EventsService } from './events/events.service';
-import { CheckoutService } from './payment-intents/checkout.service';
+import { CheckoutFlow } from './flows/checkout/checkout.flow';
+import { CustomerErasureFlow } from './flows/customer-erasure/customer-erasure.flow';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import type { PaymentProcessor } from './payment-processor/payment-processor';
 import { PaymentMethodsService } from './payment-methods/payment-methods.service';
@@ -25,7 +26,7 @@ export interface ServiceSettings {
 }
 
 /**
- * Every feature service, built once: server.ts hands the same ones to the
+ * Every feature service and flow, built once (the composition root): server.ts hands the same ones to the
  * app and to the work beside it (the checkout's sweeps), and the tests to
  * the app they start.
  */
@@ -34,7 +35,8 @@ export function createServices(settings: ServiceSettings, parts: { processor: Pa
     customers: new CustomersService(),
     paymentMethods: new PaymentMethodsService({ maxCardsPerCustomer: settings.maxCardsPerCustomer }),
     paymentIntents: new PaymentIntentsService({ currencies: settings.paymentCurrencies, sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000 }),
-    checkout: new CheckoutService(parts.processor, parts.logger, { captureWindowSeconds: settings.captureWindowSeconds }),
+    checkout: new CheckoutFlow(parts.processor, parts.logger, { captureWindowSeconds: settings.captureWindowSeconds }),
+    customerErasure: new CustomerErasureFlow(),
     events: new EventsService(),
     webhookEndpoints: new WebhookEndpointsService({
       allowPrivateTargets: settings.webhookAllowPrivateTargets,

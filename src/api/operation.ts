@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import type { ErrorCode } from '../platform/errors/error-catalog';
-import type { AccessTokenClaims, WriteContext } from '../platform/http/request-context';
+import type { WriteContext } from '../change-log/write-context';
+import type { AccessTokenClaims } from '../platform/http/request-context';
 import type { Access } from './access';
 
 export const HTTP_METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;

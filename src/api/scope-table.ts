@@ -1,3 +1,4 @@
+import { SCOPE, SCOPES, type Scope } from '../auth/scopes';
 import type { Access } from './access';
 import type { Operation } from './operation';
 
@@ -25,4 +26,22 @@ export function scopeTable(operations: readonly Operation<never>[]): string {
       (operation) => `| \`${operation.method.toUpperCase()} ${operation.path}\` (${operation.operationId}) | ${accessText(operation.access)} |`,
     ),
   ].join('\n');
+}
+
+/**
+ * What each scope grants, for the document's OAuth2 flow: the summaries of
+ * the operations it lets a client call, from their declarations; the browser
+ * side's read scope, the operations it opens with a live session secret.
+ */
+export function scopeMeanings(operations: readonly Operation<never>[]): Record<Scope, string> {
+  const granted = (scope: Scope) =>
+    operations
+      .filter((operation) => operation.access.scope === scope || (scope === SCOPE.integrationRead && operation.access.sessionSecret !== undefined))
+      .map((operation) => operation.summary);
+  return Object.fromEntries(
+    SCOPES.map((scope) => {
+      const summaries = granted(scope).join('; ');
+      return [scope, scope === SCOPE.integrationRead ? `With a live Platform-Session-Secret only: ${summaries}.` : `${summaries}.`];
+    }),
+  ) as Record<Scope, string>;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { recordEventCtes } from '../events/event-log';
+import { runRecording, statementRecordingEvent, type BoundEvent } from '../change-log/record-events';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
-import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
+import { namedStatement, preparedStatement, runNamed, runPrepared } from '../platform/db/prepared-statement';
 
 export interface CustomerRecord {
   locationId: string;
@@ -31,19 +31,18 @@ function toRecord(row: CustomerRow): CustomerRecord {
   };
 }
 
-const INSERT_OR_FIND_CUSTOMER = preparedStatement(
-  'insert_or_find_customer',
-  `with inserted as (
-     insert into customers (location_id, id, external_reference_id, description) values (?, ?, ?, ?)
+const INSERT_OR_FIND_CUSTOMER = statementRecordingEvent('insert_or_find_customer', {
+  write: `inserted as (
+     insert into customers (location_id, id, external_reference_id, description) values (@location_id, @id, @external_reference_id, @description)
      on conflict (location_id, external_reference_id) where external_reference_id is not null do nothing
      returning ${COLUMNS.join(', ')}
-   ),
-   ${recordEventCtes('inserted', { customerId: 'inserted.id', data: '?::jsonb' })}
-   select ${COLUMNS.join(', ')}, true as created from inserted
+   )`,
+  event: { source: 'inserted', customerId: 'inserted.id' },
+  answer: `select ${COLUMNS.join(', ')}, true as created from inserted
    union all
    select ${COLUMNS.join(', ')}, false as created from customers
-    where location_id = ? and external_reference_id = ? and not exists (select 1 from inserted)`,
-);
+    where location_id = @location_id and external_reference_id = @external_reference_id and not exists (select 1 from inserted)`,
+});
 
 const BY_EXTERNAL_REFERENCE = preparedStatement(
   'customer_by_external_reference',
@@ -51,7 +50,7 @@ const BY_EXTERNAL_REFERENCE = preparedStatement(
 );
 
 /**
- * Creates the customer and records `event` for it, in one statement, unless
+ * Creates the customer and records its `customer.created` event, in one statement, unless
  * the location already has a customer with its externalReferenceId: then
  * that one, unchanged (`created` false), and no event. The unique index
  * decides, so concurrent creates with one reference make one customer. A
@@ -62,17 +61,14 @@ const BY_EXTERNAL_REFERENCE = preparedStatement(
 export async function insertOrFindCustomer(
   db: Knex | Knex.Transaction,
   customer: Pick<CustomerRecord, 'locationId' | 'id' | 'externalReferenceId' | 'description'>,
-  event: readonly Knex.RawBinding[],
+  event: Pick<BoundEvent, 'origin' | 'object'>,
 ): Promise<{ customer: CustomerRecord; created: boolean }> {
-  const [row] = await runPrepared<CustomerRow & { created: boolean }>(db, INSERT_OR_FIND_CUSTOMER, [
-    customer.locationId,
-    customer.id,
-    customer.externalReferenceId,
-    customer.description,
+  const values = { location_id: customer.locationId, id: customer.id, external_reference_id: customer.externalReferenceId, description: customer.description };
+  const [row] = await runRecording<CustomerRow & { created: boolean }>(db, INSERT_OR_FIND_CUSTOMER, values, {
     ...event,
-    customer.locationId,
-    customer.externalReferenceId,
-  ]);
+    type: 'customer.created',
+    previous: null,
+  });
   if (row !== undefined) return { customer: toRecord(row), created: row.created };
   const existing = await findCustomerByExternalReference(db, customer.locationId, customer.externalReferenceId as string);
   if (existing === undefined) throw new Error('a customer with this externalReferenceId neither inserted nor found');
@@ -85,7 +81,7 @@ export async function findCustomer(db: Knex | Knex.Transaction, locationId: stri
 }
 
 export async function customerExists(db: Knex | Knex.Transaction, locationId: string, id: string): Promise<boolean> {
-  const row = await db('customers').select(db.raw('1')).where({ location_id: locationId, id }).first();
+  const row = await db('customers').select('id').where({ location_id: locationId, id }).first();
   return row !== undefined;
 }
 
@@ -141,14 +137,16 @@ export async function updateCustomer(
   return toRecord(row as CustomerRow);
 }
 
+const IS_OR_WAS_CUSTOMER = namedStatement(
+  'is_or_was_customer',
+  `select exists (select 1 from customers where location_id = @location_id and id = @id)
+       or exists (select 1 from erased_customers where location_id = @location_id and id = @id) as known`,
+);
+
 /** Whether `id` is, or was until erased, a customer of the location: a list cursor must be, and a history can be read. */
 export async function isOrWasCustomer(db: Knex, locationId: string, id: string): Promise<boolean> {
-  const { rows } = (await db.raw(
-    `select exists (select 1 from customers where location_id = ? and id = ?)
-         or exists (select 1 from erased_customers where location_id = ? and id = ?) as known`,
-    [locationId, id, locationId, id],
-  )) as { rows: Array<{ known: boolean }> };
-  return rows[0]?.known === true;
+  const [row] = await runNamed<{ known: boolean }>(db, IS_OR_WAS_CUSTOMER, { location_id: locationId, id });
+  return row?.known === true;
 }
 
 const DELETE_CUSTOMER_LEAVING_ITS_ID = preparedStatement(
@@ -164,7 +162,7 @@ const DELETE_CUSTOMER_LEAVING_ITS_ID = preparedStatement(
 
 /**
  * The last step of an erasure: the record of a reference it shared, and the
- * customer itself, leaving only its id in `erased_customers` (customer-erasure.ts).
+ * customer itself, leaving only its id in `erased_customers` (src/flows/customer-erasure).
  */
 export async function deleteCustomerLeavingItsId(trx: Knex.Transaction, locationId: string, id: string): Promise<void> {
   await runPrepared(trx, DELETE_CUSTOMER_LEAVING_ITS_ID, [locationId, id, id, locationId, id, locationId, id]);

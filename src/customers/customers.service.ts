@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { eventBindings, recordChanges } from '../events/event-log';
+import { recordEvents } from '../change-log/record-events';
+import type { WriteContext } from '../change-log/write-context';
 import { inTransaction } from '../platform/db/in-transaction';
-import type { WriteContext } from '../platform/http/request-context';
 import { DomainError } from '../platform/errors/domain-error';
-import { eraseCustomer } from './customer-erasure';
 import {
   findCustomer,
   findCustomerByExternalReference,
@@ -39,8 +38,7 @@ export class CustomersService {
       description: input.description ?? null,
     };
     // The event is written by the insert's own statement (the hottest write: one round trip), only if it inserts.
-    const event = eventBindings(write.origin, 'customer.created', { object: toCustomerResponse({ ...customer, createdAt: new Date() }), previous: null });
-    return insertOrFindCustomer(write.db, customer, event);
+    return insertOrFindCustomer(write.db, customer, { origin: write.origin, object: toCustomerResponse({ ...customer, createdAt: new Date() }) });
   }
 
   /**
@@ -51,11 +49,6 @@ export class CustomersService {
     const customer = await findCustomer(db, locationId, id);
     if (customer === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
     return customer;
-  }
-
-  /** Erases the customer and every trace of its personal data (customer-erasure.ts). */
-  async erase(write: WriteContext, id: string): Promise<void> {
-    await eraseCustomer(write, id);
   }
 
   /**
@@ -96,7 +89,7 @@ export class CustomersService {
       const changes = Object.fromEntries(changed.map((field) => [field, input[field] ?? null]));
       const updated = await updateCustomer(trx, locationId, id, changes);
       const previous = Object.fromEntries(changed.map((field) => [field, current[field]]));
-      await recordChanges(trx, write, [{ type: 'customer.updated', customerId: id, object: toCustomerResponse(updated), previous }]);
+      await recordEvents(trx, write, [{ type: 'customer.updated', customerId: id, object: toCustomerResponse(updated), previous }]);
       return updated;
     });
   }

@@ -1,11 +1,10 @@
 import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { authPaths } from '../auth/auth.openapi';
 import { LOGIN_PATH } from '../auth/login.router';
-import { SCOPE, SCOPES, type Scope } from '../auth/scopes';
 import { webhookDefinitions } from './webhook-document';
 import { API_OPERATIONS } from '../api-operations';
 import { operationPaths } from '../api/operation-document';
-import { scopeTable } from '../api/scope-table';
+import { scopeMeanings, scopeTable } from '../api/scope-table';
 import { BEARER_SCHEME, OAUTH2_SCHEME } from '../api/operation-parts';
 import { paymentIntentLifecycle } from '../payment-intents/payment-intent-lifecycle';
 import { healthPaths } from '../platform/health/health.openapi';
@@ -13,16 +12,6 @@ import { docsPaths } from './docs.openapi';
 
 /** The version the spec gives the customer API. */
 export const API_VERSION = '1.1.5';
-
-const SCOPE_MEANINGS: Record<Scope, string> = {
-  [SCOPE.customersRead]: 'Retrieve customer information: customers, their saved cards and defaults.',
-  [SCOPE.customersWrite]: 'Create customer records.',
-  [SCOPE.integrationRead]:
-    "The browser side's read scope: reads a customer's cards and default, or a payment intent, only together with a live Platform-Session-Secret.",
-  [SCOPE.serverWrite]: 'The hosted-checkout backend: save cards, set and delete defaults, create, read and cancel payment intents.',
-  [SCOPE.eventsRead]: "Read the location's change log: its events, and a customer's history of cards and defaults (who changed them, in which request).",
-  [SCOPE.webhooksWrite]: 'Manage webhook endpoints (create, read, change, delete, rotate their secret), read their deliveries and redeliver events.',
-};
 
 const TAGS = [
   { name: 'Customers', description: 'Payor records.' },
@@ -87,7 +76,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
           type: 'oauth2',
           description:
             'OAuth 2.0 client credentials. Each operation lists the scopes any one of which lets a token call it. The access token is a JWT following RFC8725 (JWT Best Current Practices): signed ES256 or EdDSA only (never `none` or HMAC), `iss`, `aud`, `exp` and `iat` required and checked, at most AUTH_MAX_TOKEN_LIFETIME_SECONDS long-lived; no refresh token (client credentials ask again).',
-          flows: { clientCredentials: { tokenUrl: LOGIN_PATH, scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_MEANINGS[scope]])) } },
+          flows: { clientCredentials: { tokenUrl: LOGIN_PATH, scopes: scopeMeanings(inReadingOrder(API_OPERATIONS)) } },
         },
         [BEARER_SCHEME]: {
           type: 'http',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ZodOpenApiObject } from 'zod-openapi';
 import { customerResponseSchema } from '../customers/customers.schemas';
-import { EVENT_TYPES, resourceOf, type EventType } from '../events/event-types';
-import { eventSchema } from '../events/events.schemas';
+import { EVENT_TYPES, resourceOf, type EventType } from '../change-log/event-types';
+import { eventSchema } from '../change-log/event-schema';
 import { paymentIntentSchema } from '../payment-intents/payment-intents.schemas';
 import { defaultPaymentMethodResponseSchema, paymentMethodDataSchema } from '../payment-methods/payment-methods.schemas';
 

@@ -1,9 +1,10 @@
 import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
-import { customerIdParamsSchema } from '../customers/customers.schemas';
+import { customerIdParamsSchema } from '../customers';
 import type { EventsService } from './events.service';
-import { customerEventsQuerySchema, eventListSchema, eventParamsSchema, eventSchema, listEventsQuerySchema, toEventResponse } from './events.schemas';
-import type { EventRecord } from './events.repository';
+import { eventParamsSchema, eventSchema, toEventResponse } from '../change-log/event-schema';
+import { customerEventsQuerySchema, eventListSchema, listEventsQuerySchema } from './events.schemas';
+import type { EventRecord } from '../change-log/event-rows';
 
 const operation = operationsOf<{ events: EventsService }>();
 const tag = 'Events';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { isOrWasCustomer } from '../customers/customers.repository';
+import { isOrWasCustomer } from '../customers';
 import { DomainError } from '../platform/errors/domain-error';
-import { findEvent, listEvents, type EventQuery, type EventRecord } from './events.repository';
+import { findEvent, listEvents, type EventQuery, type EventRecord } from '../change-log/event-rows';
 
 /** The change log, read: the location's events, one event, a customer's history. */
 export class EventsService {

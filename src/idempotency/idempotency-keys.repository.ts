@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
+import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 
 /** Whose key it is: keys are scoped to the caller (issuer and client) and the location, so two callers never collide. */
 export interface IdempotencyScope {
@@ -27,6 +27,20 @@ function scopeColumns(scope: IdempotencyScope): Record<string, string> {
   return { location_id: scope.locationId, issuer: scope.issuer, client_id: scope.clientId, key: scope.key };
 }
 
+const CLAIM_IDEMPOTENCY_KEY = namedStatement(
+  'claim_idempotency_key',
+  `insert into idempotency_keys (location_id, issuer, client_id, key, fingerprint, claim_token, state, locked_at, expires_at)
+   values (@locationId, @issuer, @clientId, @key, @fingerprint, @claimToken, 'in_progress', now(), now() + make_interval(secs => @ttlSeconds))
+   on conflict (location_id, issuer, client_id, key) do update
+     set fingerprint = excluded.fingerprint, claim_token = excluded.claim_token, state = 'in_progress',
+         response_status = null, response_body = null, locked_at = now(), expires_at = excluded.expires_at
+     where idempotency_keys.expires_at <= now()
+        or (idempotency_keys.state = 'in_progress'
+            and idempotency_keys.fingerprint = excluded.fingerprint
+            and idempotency_keys.locked_at <= now() - make_interval(secs => @lockTimeoutSeconds))
+   returning claim_token`,
+);
+
 /**
  * Claims the key for one attempt, committed at once so that a concurrent
  * attempt sees it. Takes over a row that has expired, or whose attempt (with
@@ -38,20 +52,8 @@ export async function claimIdempotencyKey(
   scope: IdempotencyScope,
   claim: { fingerprint: string; claimToken: string; ttlSeconds: number; lockTimeoutSeconds: number },
 ): Promise<boolean> {
-  const result = (await db.raw(
-    `insert into idempotency_keys (location_id, issuer, client_id, key, fingerprint, claim_token, state, locked_at, expires_at)
-     values (:locationId, :issuer, :clientId, :key, :fingerprint, :claimToken, 'in_progress', now(), now() + make_interval(secs => :ttlSeconds))
-     on conflict (location_id, issuer, client_id, key) do update
-       set fingerprint = excluded.fingerprint, claim_token = excluded.claim_token, state = 'in_progress',
-           response_status = null, response_body = null, locked_at = now(), expires_at = excluded.expires_at
-       where idempotency_keys.expires_at <= now()
-          or (idempotency_keys.state = 'in_progress'
-              and idempotency_keys.fingerprint = excluded.fingerprint
-              and idempotency_keys.locked_at <= now() - make_interval(secs => :lockTimeoutSeconds))
-     returning claim_token`,
-    { ...scope, ...claim },
-  )) as { rows: Array<{ claim_token: string }> };
-  return result.rows[0]?.claim_token === claim.claimToken;
+  const [row] = await runNamed<{ claim_token: string }>(db, CLAIM_IDEMPOTENCY_KEY, { ...scope, ...claim });
+  return row?.claim_token === claim.claimToken;
 }
 
 export async function findIdempotencyKey(db: Knex, scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {

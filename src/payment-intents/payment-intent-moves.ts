@@ -1,19 +1,9 @@
-import type { Knex } from 'knex';
-import type { EventType } from '../events/event-types';
-import { eventBindings, recordChanges } from '../events/event-log';
+import type { EventType } from '../change-log/event-types';
+import type { WriteContext } from '../change-log/write-context';
 import { DomainError } from '../platform/errors/domain-error';
-import type { WriteContext } from '../platform/http/request-context';
-import { allows, type IntentOperation, type PaymentIntentStatus } from './payment-intent-status';
-import { changePaymentIntent, moveAttemptWithEvent, type IntentChanges, type PaymentIntentRecord } from './payment-intents.repository';
+import { allows, INTENT_OPERATIONS, PAYMENT_INTENT_MOVES, type IntentOperation, type MoveCause, type PaymentIntentStatus } from './payment-intent-status';
+import { moveWithEvent, type IntentChanges, type PaymentIntentRecord } from './payment-intents.repository';
 import { toPaymentIntentEventObject } from './payment-intents.schemas';
-
-/** Who made a change: a request's origin, or none for the service's own sweeps. */
-export type ChangeContext = Omit<WriteContext, 'db'>;
-
-/** The origin of a move the service makes on its own (the capture window, a recovery): no request, no client. */
-export function serviceContext(locationId: string): ChangeContext {
-  return { locationId, origin: { requestId: null, clientId: null, idempotencyKey: null } };
-}
 
 const PAST_TENSE: Record<IntentOperation, string> = { update: 'updated', confirm: 'confirmed', capture: 'captured', cancel: 'canceled' };
 
@@ -48,43 +38,34 @@ function previousOf(intent: PaymentIntentRecord, changes: IntentChanges): Record
   return previous;
 }
 
-/**
- * Makes one move of the status table with its event, in `trx`: the change
- * happens only if the guard still holds (the status, and the confirm
- * attempt), so of several requests or sweeps racing for one move exactly one
- * makes it and records it. Undefined for the others.
- */
-export async function moveIntent(
-  trx: Knex.Transaction,
-  context: ChangeContext,
-  intent: PaymentIntentRecord,
-  move: { from: readonly PaymentIntentStatus[]; attempt?: number; changes: IntentChanges; event: EventType },
-): Promise<PaymentIntentRecord | undefined> {
-  const moved = await changePaymentIntent(trx, { locationId: context.locationId, id: intent.id }, move, move.changes);
-  if (moved !== undefined) {
-    await recordChanges(trx, context, [
-      { type: move.event, customerId: moved.customerId, object: toPaymentIntentEventObject(moved), previous: previousOf(intent, move.changes) },
-    ]);
-  }
-  return moved;
+/** A step of an intent: the cause that makes it, what it changes (`status` among them, unless it stays), and its event. */
+export interface IntentStep {
+  by: MoveCause;
+  changes: IntentChanges;
+  event: EventType;
 }
 
 /**
- * A move of a confirm attempt (its answer recorded, its capture, its void)
- * and its event in one statement, on the pool: no transaction. Also a move
- * made in a transaction that locked the intent (a confirm's PROCESSING, a
- * cancel): one statement instead of an update and an insert. The event's
- * object is the intent as read with the changes applied: the guard (status
- * and attempt) pins every field but the two an erasure cuts, which the
- * statement takes from the row (payment-intents.repository.ts).
+ * Whether the status table lets `by` take an intent from `from` to `to`: a
+ * move of PAYMENT_INTENT_MOVES, or a change that keeps the status where the
+ * operation may act (an update of an unpaid intent's amount, a failed capture).
  */
-export function moveAttempt(
-  db: Knex,
-  context: ChangeContext,
-  intent: PaymentIntentRecord,
-  move: { from: readonly PaymentIntentStatus[]; attempt: number; changes: IntentChanges; event: EventType },
-): Promise<PaymentIntentRecord | undefined> {
-  const object = toPaymentIntentEventObject({ ...intent, ...move.changes });
-  const event = [...eventBindings(context.origin, move.event), JSON.stringify(object), JSON.stringify(previousOf(intent, move.changes))];
-  return moveAttemptWithEvent(db, { locationId: context.locationId, id: intent.id }, move, move.changes, event);
+export function tableAllows(by: MoveCause, from: PaymentIntentStatus, to: PaymentIntentStatus): boolean {
+  if (PAYMENT_INTENT_MOVES.some((move) => move.by === by && move.to === to && move.from.includes(from))) return true;
+  return from === to && (INTENT_OPERATIONS as readonly MoveCause[]).includes(by) && allows(by as IntentOperation, from);
+}
+
+/**
+ * Makes one step of an intent as it was read, with its event, in one
+ * statement (on the pool, or in the caller's transaction): the step happens
+ * only if the intent is still in the status and at the confirm attempt it
+ * was read with, so of several requests or sweeps racing for one move
+ * exactly one makes it. Undefined for the others. A step the status table
+ * lacks is a programming error, thrown before anything is written.
+ */
+export function move(write: WriteContext, intent: PaymentIntentRecord, step: IntentStep): Promise<PaymentIntentRecord | undefined> {
+  const to = step.changes.status ?? intent.status;
+  if (!tableAllows(step.by, intent.status, to)) throw new Error(`the status table has no move by ${step.by} from ${intent.status} to ${to}`);
+  const object = toPaymentIntentEventObject({ ...intent, ...step.changes });
+  return moveWithEvent(write.db, intent, step.changes, { origin: write.origin, type: step.event, object, previous: previousOf(intent, step.changes) });
 }

@@ -11,8 +11,8 @@ export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 export const INTENT_OPERATIONS = ['update', 'confirm', 'capture', 'cancel'] as const;
 export type IntentOperation = (typeof INTENT_OPERATIONS)[number];
 
-/** What makes a move: an operation of the API, or the service itself (the processor's answer, the capture window). */
-export type MoveCause = IntentOperation | 'processor' | 'capture window';
+/** What makes a move: an operation of the API, or the service itself (the processor's answer, the capture window, a customer's erasure). */
+export type MoveCause = IntentOperation | 'processor' | 'capture window' | 'erasure';
 
 export interface IntentMove {
   by: MoveCause;
@@ -49,6 +49,13 @@ export const PAYMENT_INTENT_MOVES: readonly IntentMove[] = [
     to: 'CANCELED',
     when: 'not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC',
   },
+  {
+    by: 'capture window',
+    from: ['REQUIRES_CAPTURE'],
+    to: 'SUCCEEDED',
+    when: 'the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded',
+  },
+  { by: 'erasure', from: UNPAID, to: 'CANCELED', when: "the intent's customer is erased (nothing is held at the processor)" },
 ];
 
 /** Every status an intent may move to from `from`, by any cause. */
@@ -69,5 +76,7 @@ export function allows(operation: IntentOperation, status: PaymentIntentStatus):
 /** A session secret is live only while its intent can still be paid. */
 export const FINAL_STATUSES: readonly PaymentIntentStatus[] = PAYMENT_INTENT_STATUSES.filter((status) => nextStatuses(status).length === 0);
 
-/** Statuses an erasure cancels on its own: nothing is held at the processor in them (an authorization is left to capture or the capture window). */
-export const UNPAID_STATUSES: readonly PaymentIntentStatus[] = UNPAID;
+/** The statuses from which `by` moves an intent to `to` (none if the table has no such move). */
+export function statusesMovedBy(by: MoveCause, to: PaymentIntentStatus): PaymentIntentStatus[] {
+  return PAYMENT_INTENT_STATUSES.filter((status) => PAYMENT_INTENT_MOVES.some((move) => move.by === by && move.to === to && move.from.includes(status)));
+}

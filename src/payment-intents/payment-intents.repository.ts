@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { PaymentError } from '../payment-processor/payment-processor';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
-import { recordEventCtes } from '../events/event-log';
-import { preparedStatement, runPrepared, textArrayLiteral, type PreparedStatement } from '../platform/db/prepared-statement';
+import { runRecording, statementRecordingEvent, type BoundEvent } from '../change-log/record-events';
+import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
-import { UNPAID_STATUSES, type PaymentIntentStatus } from './payment-intent-status';
+import { statusesMovedBy, type PaymentIntentStatus } from './payment-intent-status';
 
 export const CANCELLATION_REASONS = ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED', 'AUTOMATIC'] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
@@ -182,9 +182,38 @@ function columnsOf(changes: IntentChanges): Record<string, unknown> {
   );
 }
 
+/**
+ * One statement: the row is written only when the customer (if any) exists at
+ * this location, so a missing customer is not a foreign-key error to map.
+ */
+const INSERTED_COLUMNS = [
+  'location_id',
+  'id',
+  'external_reference_id',
+  'customer_id',
+  'amount',
+  'currency',
+  'capture_method',
+  'status',
+  'email',
+  'tip',
+  'payment_method_configuration_id',
+  'standing_instruction_type',
+  'off_session',
+  'mandate_id',
+  'session_secret',
+] as const;
+const INSERT_PAYMENT_INTENT = namedStatement(
+  'insert_payment_intent',
+  `insert into ${TABLE} (${INSERTED_COLUMNS.join(', ')})
+   select ${INSERTED_COLUMNS.map((column) => `@${column}`).join(', ')}
+   where @customer_id::uuid is null or exists (select 1 from customers where location_id = @location_id and id = @customer_id::uuid)
+   returning ${COLUMNS.join(', ')}`,
+);
+
 /** Inserts the intent unless it names a customer this location does not have (then undefined). */
 export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: NewPaymentIntent): Promise<PaymentIntentRecord | undefined> {
-  const row = {
+  const row: Record<(typeof INSERTED_COLUMNS)[number], Knex.RawBinding> = {
     location_id: intent.locationId,
     id: intent.id,
     external_reference_id: intent.externalReferenceId,
@@ -201,17 +230,7 @@ export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: N
     mandate_id: intent.mandateId,
     session_secret: secretBox().seal(intent.sessionSecret, secretContext(TABLE, intent.locationId, intent.id)),
   };
-  // One statement: the row is written only when the customer (if any) exists at
-  // this location, so a missing customer is not a foreign-key error to map.
-  const columns = Object.keys(row);
-  const result = await db.raw<{ rows: PaymentIntentRow[] }>(
-    `insert into ${TABLE} (${columns.map(() => '??').join(', ')})
-     select ${columns.map(() => '?').join(', ')}
-     where ?::uuid is null or exists (select 1 from customers where location_id = ? and id = ?::uuid)
-     returning ${COLUMNS.join(', ')}`,
-    [...columns, ...Object.values(row), intent.customerId, intent.locationId, intent.customerId],
-  );
-  const inserted = result.rows[0];
+  const [inserted] = await runNamed<PaymentIntentRow>(db, INSERT_PAYMENT_INTENT, row);
   return inserted === undefined ? undefined : toRecord(inserted);
 }
 
@@ -231,75 +250,50 @@ export async function lockPaymentIntent(trx: Knex.Transaction, locationId: strin
 }
 
 /**
- * Changes the intent if its status is one of `from` (and, given `attempt`,
- * it is still at that confirm attempt): the guard that makes each move happen
- * once however many requests or sweeps race for it. Undefined when it does not hold.
+ * A move of an intent with its event, in one statement: every changeable
+ * column is set only when the move changes it (`@set_<column>`), so one text
+ * serves every move and is prepared once per connection. The guard is the
+ * intent as the move read it: its status and its confirm attempt. The
+ * event's object is the intent as read with the changes applied, except the
+ * two fields an erasure may have cut since the read, taken from the moved row.
  */
-export async function changePaymentIntent(
-  db: Knex | Knex.Transaction,
-  key: { locationId: string; id: string },
-  guard: { from: readonly PaymentIntentStatus[]; attempt?: number },
-  changes: IntentChanges,
-): Promise<PaymentIntentRecord | undefined> {
-  const [row] = (await db(TABLE)
-    .where({ location_id: key.locationId, id: key.id })
-    .whereIn('status', guard.from)
-    .modify((query) => {
-      if (guard.attempt !== undefined) query.where('payment_attempts', guard.attempt);
-    })
-    .update({ ...columnsOf(changes), updated_at: db.fn.now() })
-    .returning([...COLUMNS])) as PaymentIntentRow[];
-  return row === undefined ? undefined : toRecord(row);
-}
-
-/**
- * The event of a move made by its own statement (moveAttemptWithEvent): the
- * object as the caller built it, except the two fields an erasure may have
- * cut since the caller read the intent, which are taken from the moved row.
- */
-const ATTEMPT_MOVE_EVENT = recordEventCtes('moved', {
-  customerId: 'moved.customer_id',
-  data: `jsonb_build_object('object', ?::jsonb || jsonb_build_object('customerId', moved.customer_id, 'email', moved.email), 'previous', ?::jsonb)`,
+const MOVE_INTENT = statementRecordingEvent('move_payment_intent', {
+  write: `moved as (
+     update ${TABLE}
+        set ${Object.values(CHANGEABLE)
+          .map((column) => `${column} = case when @set_${column}::boolean then @${column} else ${column} end`)
+          .join(',\n            ')},
+            updated_at = now()
+      where location_id = @location_id and id = @id and status = @read_status and payment_attempts = @read_attempt
+      returning ${COLUMNS.join(', ')}
+   )`,
+  event: {
+    source: 'moved',
+    customerId: 'moved.customer_id',
+    object: `@event_object::jsonb || jsonb_build_object('customerId', moved.customer_id, 'email', moved.email)`,
+  },
+  answer: `select ${COLUMNS.join(', ')} from moved`,
 });
 
-/** One statement per set of columns a move of an attempt sets (a handful), each prepared once per connection. */
-const attemptMoves = new Map<string, PreparedStatement>();
-
-function attemptMoveStatement(columns: readonly string[]): PreparedStatement {
-  const key = columns.join(',');
-  let statement = attemptMoves.get(key);
-  if (statement === undefined) {
-    statement = preparedStatement(
-      `move_payment_intent_attempt_${attemptMoves.size + 1}`,
-      `with moved as (
-         update payment_intents set ${columns.map((column) => `${column} = ?`).join(', ')}, updated_at = now()
-          where location_id = ? and id = ? and status = any(?::text[]) and payment_attempts = ?
-          returning ${COLUMNS.join(', ')}
-       ),
-       ${ATTEMPT_MOVE_EVENT}
-       select ${COLUMNS.join(', ')} from moved`,
-    );
-    attemptMoves.set(key, statement);
-  }
-  return statement;
-}
-
 /**
- * A guarded move of one confirm attempt and its event in one statement, so
- * it needs no transaction (one round trip instead of four). `event` holds
- * eventBindings(origin, type) followed by the object's and previous's JSON.
- * Undefined if the guard no longer holds (another request moved it first).
+ * Makes `changes` to the intent, with its event, if it is still in the status
+ * and at the confirm attempt it was read with: of several requests or sweeps
+ * racing for one move, exactly one makes it. Undefined for the others.
  */
-export async function moveAttemptWithEvent(
+export async function moveWithEvent(
   db: Knex,
-  key: { locationId: string; id: string },
-  guard: { from: readonly PaymentIntentStatus[]; attempt: number },
+  read: Pick<PaymentIntentRecord, 'locationId' | 'id' | 'status' | 'paymentAttempts'>,
   changes: IntentChanges,
-  event: readonly Knex.RawBinding[],
+  event: Omit<BoundEvent, 'object'> & { object: object },
 ): Promise<PaymentIntentRecord | undefined> {
   const columns = columnsOf(changes);
-  const bindings = [...(Object.values(columns) as Knex.RawBinding[]), key.locationId, key.id, textArrayLiteral(guard.from), guard.attempt, ...event];
-  const [row] = await runPrepared<PaymentIntentRow>(db, attemptMoveStatement(Object.keys(columns)), bindings);
+  const values: Record<string, Knex.RawBinding> = { location_id: read.locationId, id: read.id, read_status: read.status, read_attempt: read.paymentAttempts };
+  for (const column of Object.values(CHANGEABLE)) {
+    const set = column in columns;
+    values[`set_${column}`] = set;
+    values[column] = set ? (columns[column] as Knex.RawBinding) : null;
+  }
+  const [row] = await runRecording<PaymentIntentRow>(db, MOVE_INTENT, values, event);
   return row === undefined ? undefined : toRecord(row);
 }
 
@@ -314,15 +308,16 @@ export async function dueAuthorizations(db: Knex, limit: number): Promise<Paymen
   return rows.map(toRecord);
 }
 
+const STUCK_IN_PROCESSING = preparedStatement(
+  'payment_intents_stuck_in_processing',
+  `select ${COLUMNS.join(', ')} from ${TABLE}
+    where status = 'PROCESSING' and updated_at < now() - make_interval(secs => ?)
+    order by updated_at limit ?`,
+);
+
 /** Intents PROCESSING for longer than `olderThanSeconds`, across locations: a process died while the processor was asked. */
 export async function stuckInProcessing(db: Knex, olderThanSeconds: number, limit: number): Promise<PaymentIntentRecord[]> {
-  const rows = (await db(TABLE)
-    .select([...COLUMNS])
-    .where('status', 'PROCESSING')
-    .where('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [olderThanSeconds]))
-    .orderBy('updated_at')
-    .limit(limit)) as PaymentIntentRow[];
-  return rows.map(toRecord);
+  return (await runPrepared<PaymentIntentRow>(db, STUCK_IN_PROCESSING, [olderThanSeconds, limit])).map(toRecord);
 }
 
 export interface PaymentIntentQuery extends PageQuery {
@@ -409,7 +404,7 @@ export async function eraseIntentsOfCustomer(
     customerId,
     customerId,
     locationId,
-    textArrayLiteral(UNPAID_STATUSES),
+    textArrayLiteral(statusesMovedBy('erasure', 'CANCELED')),
     locationId,
   ]);
   return {

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import type { SessionGrant } from '../auth/session-grant';
-import { recordChanges } from '../events/event-log';
+import { recordEvents } from '../change-log/record-events';
+import type { WriteContext } from '../change-log/write-context';
+import { customerExists } from '../customers';
+import { lockPaymentMethod } from '../payment-methods';
 import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
-import type { WriteContext } from '../platform/http/request-context';
-import { customerExists } from '../customers/customers.repository';
-import { lockPaymentMethod } from '../payment-methods/payment-methods.repository';
-import { moveIntent, notTheCustomersCard, refuseUnless } from './payment-intent-moves';
+import { move, notTheCustomersCard, refuseUnless } from './payment-intent-moves';
 import { FINAL_STATUSES } from './payment-intent-status';
 import {
   findPaymentIntent,
@@ -20,7 +20,6 @@ import {
   type PaymentIntentRecord,
 } from './payment-intents.repository';
 import { TIP_EXCEEDS_AMOUNT, toPaymentIntentEventObject, type CreatePaymentIntentInput, type UpdatePaymentIntentInput } from './payment-intents.schemas';
-
 import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from './session-secret';
 
 export interface PaymentIntentSettings {
@@ -30,9 +29,12 @@ export interface PaymentIntentSettings {
 }
 
 /**
- * Payment intents. Each method acts on the `db` it is given: the pool, or the
- * transaction of the request's Idempotency-Key. A write records its event in
- * the transaction that makes it.
+ * Payment intents, the record: create, read, list, and the update of an
+ * unpaid intent, none of which asks the processor. The moves that do
+ * (confirm, capture, cancel, the sweeps) are the checkout flow's
+ * (src/flows/checkout). Each method acts on the `db` it is given: the pool,
+ * or the transaction of the request's Idempotency-Key. A write records its
+ * event with the change, in one statement or one transaction.
  */
 export class PaymentIntentsService {
   constructor(private readonly settings: PaymentIntentSettings) {}
@@ -64,7 +66,7 @@ export class PaymentIntentsService {
         sessionSecret: newSessionSecret(id),
       });
       if (created === undefined) throw new DomainError('CUSTOMER_NOT_FOUND', { fieldName: 'customerId' });
-      await recordChanges(trx, write, [
+      await recordEvents(trx, write, [
         { type: 'payment_intent.created', customerId: created.customerId, object: toPaymentIntentEventObject(created), previous: null },
       ]);
       return created;
@@ -128,7 +130,8 @@ export class PaymentIntentsService {
       ) as IntentChanges;
       if (Object.keys(changes).length === 0) return intent;
       if (changes.customerId !== undefined && intent.customerId !== null) await rememberFormerCustomer(trx, locationId, intent.customerId, intent.id);
-      return (await moveIntent(trx, write, intent, { from: [intent.status], changes, event: 'payment_intent.updated' })) as PaymentIntentRecord;
+      // Locked above: the guard holds.
+      return (await move({ ...write, db: trx }, intent, { by: 'update', changes, event: 'payment_intent.updated' })) as PaymentIntentRecord;
     });
   }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { eventBindings, recordEventCtes } from '../events/event-log';
+import { runRecording, statementRecordingEvent } from '../change-log/record-events';
+import type { WriteOrigin } from '../change-log/write-context';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
-import type { RequestOrigin } from '../platform/http/request-context';
 
 export interface DefaultPaymentMethodRecord {
   paymentMethodId: string;
@@ -18,41 +18,38 @@ function toRecord(row: DefaultRow): DefaultPaymentMethodRecord {
 }
 
 /**
- * The event of a set default, built here because it is written by the
- * upsert's own statement: the binding as the API answers it, and the card it
- * replaced. None when the card was already the default (nothing changed).
+ * A default set, with its event written by the upsert's own statement: the
+ * binding as the API answers it, and the card it replaced. No event when the
+ * card was already the default (nothing changed).
  */
-const DEFAULT_SET_EVENT = recordEventCtes('upserted', {
-  customerId: 'upserted.customer_id',
-  data: `jsonb_build_object(
-           'object', jsonb_build_object('paymentMethodId', upserted.payment_method_id, 'contextName', upserted.context_name),
-           'previous', case when upserted.previous_payment_method_id is null then null
-                            else jsonb_build_object('paymentMethodId', upserted.previous_payment_method_id) end)`,
-  where: 'upserted.previous_payment_method_id is distinct from upserted.payment_method_id',
-});
-
-const UPSERT_DEFAULT = preparedStatement(
-  'upsert_default_payment_method',
-  `with previous as (
+const UPSERT_DEFAULT = statementRecordingEvent('upsert_default_payment_method', {
+  write: `previous as (
      select payment_method_id from default_payment_methods
-      where location_id = ? and customer_id = ? and context_name = ?
+      where location_id = @location_id and customer_id = @customer_id and context_name = @context_name
       for update
    ),
    upserted as (
      insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
-     select pm.location_id, pm.customer_id, ?, pm.id
+     select pm.location_id, pm.customer_id, @context_name, pm.id
        from payment_methods pm
        -- Joined so that the binding is read and locked before the upsert changes it (RETURNING reads the same rows).
        left join previous on true
-      where pm.location_id = ? and pm.customer_id = ? and pm.id = ?
+      where pm.location_id = @location_id and pm.customer_id = @customer_id and pm.id = @payment_method_id
      on conflict (location_id, customer_id, context_name)
      do update set payment_method_id = excluded.payment_method_id, updated_at = now()
      returning location_id, customer_id, payment_method_id, context_name,
                (select payment_method_id from previous) as previous_payment_method_id
-   ),
-   ${DEFAULT_SET_EVENT}
-   select payment_method_id, context_name from upserted`,
-);
+   )`,
+  event: {
+    source: 'upserted',
+    customerId: 'upserted.customer_id',
+    object: `jsonb_build_object('paymentMethodId', upserted.payment_method_id, 'contextName', upserted.context_name)`,
+    previous: `case when upserted.previous_payment_method_id is null then null
+                    else jsonb_build_object('paymentMethodId', upserted.previous_payment_method_id) end`,
+    where: 'upserted.previous_payment_method_id is distinct from upserted.payment_method_id',
+  },
+  answer: 'select payment_method_id, context_name from upserted',
+});
 
 /**
  * Makes a card the customer's default for a context, with its
@@ -67,18 +64,15 @@ const UPSERT_DEFAULT = preparedStatement(
 export async function upsertDefaultPaymentMethod(
   db: Knex | Knex.Transaction,
   binding: { locationId: string; customerId: string; contextName: string; paymentMethodId: string },
-  origin: RequestOrigin,
+  origin: WriteOrigin,
 ): Promise<DefaultPaymentMethodRecord | undefined> {
-  const [row] = await runPrepared<DefaultRow>(db, UPSERT_DEFAULT, [
-    binding.locationId,
-    binding.customerId,
-    binding.contextName,
-    binding.contextName,
-    binding.locationId,
-    binding.customerId,
-    binding.paymentMethodId,
-    ...eventBindings(origin, 'default_payment_method.set'),
-  ]);
+  const values = {
+    location_id: binding.locationId,
+    customer_id: binding.customerId,
+    context_name: binding.contextName,
+    payment_method_id: binding.paymentMethodId,
+  };
+  const [row] = await runRecording<DefaultRow>(db, UPSERT_DEFAULT, values, { origin, type: 'default_payment_method.set' });
   return row === undefined ? undefined : toRecord(row);
 }
 

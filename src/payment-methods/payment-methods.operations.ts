@@ -1,6 +1,6 @@
 import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
-import { customerIdParamsSchema } from '../customers/customers.schemas';
+import { customerIdParamsSchema } from '../customers';
 import type { PaymentMethodsService } from './payment-methods.service';
 import {
   createPaymentMethodRequestSchema,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { recordEventCtes } from '../events/event-log';
-import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
+import { runRecording, statementRecordingEvent } from '../change-log/record-events';
+import type { WriteOrigin } from '../change-log/write-context';
+import { namedStatement, preparedStatement, runNamed, runPrepared } from '../platform/db/prepared-statement';
 
 export interface PaymentMethodRecord {
   locationId: string;
@@ -61,9 +62,27 @@ function toRecord(row: PaymentMethodRow): PaymentMethodRecord {
  * customer does not exist at the location.
  */
 export async function lockCustomerForCards(trx: Knex.Transaction, locationId: string, customerId: string): Promise<boolean> {
-  const row = await trx('customers').select(trx.raw('1')).where({ location_id: locationId, id: customerId }).forUpdate().first();
+  const row = await trx('customers').select('id').where({ location_id: locationId, id: customerId }).forUpdate().first();
   return row !== undefined;
 }
+
+const UPSERT_PAYMENT_METHOD = namedStatement(
+  'upsert_payment_method',
+  `insert into payment_methods
+       (location_id, id, customer_id, type, card_brand, last_four, exp_month, exp_year, fingerprint)
+     select c.location_id, @id, c.id, @type, @card_brand, @last_four, @exp_month, @exp_year, @fingerprint
+       from customers c
+      where c.location_id = @location_id and c.id = @customer_id
+        and ((select count(*) from payment_methods pm where pm.location_id = c.location_id and pm.customer_id = c.id) < @max_cards
+             or exists (select 1 from payment_methods pm
+                         where pm.location_id = c.location_id and pm.customer_id = c.id and pm.fingerprint = @fingerprint))
+     on conflict (location_id, customer_id, fingerprint) where fingerprint is not null
+     do update set exp_month = excluded.exp_month, exp_year = excluded.exp_year, updated_at = now()
+     returning ${COLUMNS.join(', ')}, (xmax = 0) as created,
+       -- The statement's snapshot is from before it: these read an updated card's expiry as it was.
+       (select p.exp_month from payment_methods p where p.location_id = payment_methods.location_id and p.id = payment_methods.id) as previous_exp_month,
+       (select p.exp_year from payment_methods p where p.location_id = payment_methods.location_id and p.id = payment_methods.id) as previous_exp_year`,
+);
 
 /**
  * Saves a card to a customer in one statement: the insert selects from the
@@ -75,36 +94,22 @@ export async function lockCustomerForCards(trx: Knex.Transaction, locationId: st
  * `lockCustomerForCards`, so that the count it reads is not raced.
  */
 export async function upsertPaymentMethod(db: Knex | Knex.Transaction, card: NewPaymentMethod, maxCards: number): Promise<SavedPaymentMethod | undefined> {
-  const result = await db.raw<{ rows: Array<PaymentMethodRow & { created: boolean; previous_exp_month: string | null; previous_exp_year: string | null }> }>(
-    `insert into payment_methods
-       (location_id, id, customer_id, type, card_brand, last_four, exp_month, exp_year, fingerprint)
-     select c.location_id, ?, c.id, ?, ?, ?, ?, ?, ?
-       from customers c
-      where c.location_id = ? and c.id = ?
-        and ((select count(*) from payment_methods pm where pm.location_id = c.location_id and pm.customer_id = c.id) < ?
-             or exists (select 1 from payment_methods pm
-                         where pm.location_id = c.location_id and pm.customer_id = c.id and pm.fingerprint = ?))
-     on conflict (location_id, customer_id, fingerprint) where fingerprint is not null
-     do update set exp_month = excluded.exp_month, exp_year = excluded.exp_year, updated_at = now()
-     returning ${COLUMNS.join(', ')}, (xmax = 0) as created,
-       -- The statement's snapshot is from before it: these read an updated card's expiry as it was.
-       (select p.exp_month from payment_methods p where p.location_id = payment_methods.location_id and p.id = payment_methods.id) as previous_exp_month,
-       (select p.exp_year from payment_methods p where p.location_id = payment_methods.location_id and p.id = payment_methods.id) as previous_exp_year`,
-    [
-      card.id,
-      card.type,
-      card.cardBrand,
-      card.lastFour,
-      card.expMonth,
-      card.expYear,
-      card.fingerprint,
-      card.locationId,
-      card.customerId,
-      maxCards,
-      card.fingerprint,
-    ],
+  const [row] = await runNamed<PaymentMethodRow & { created: boolean; previous_exp_month: string | null; previous_exp_year: string | null }>(
+    db,
+    UPSERT_PAYMENT_METHOD,
+    {
+      id: card.id,
+      type: card.type,
+      card_brand: card.cardBrand,
+      last_four: card.lastFour,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      fingerprint: card.fingerprint,
+      location_id: card.locationId,
+      customer_id: card.customerId,
+      max_cards: maxCards,
+    },
   );
-  const row = result.rows[0];
   if (row === undefined) return undefined;
   const previous = row.created ? null : { expMonth: row.previous_exp_month as string, expYear: row.previous_exp_year as string };
   return { paymentMethod: toRecord(row), created: row.created, previousExpiry: previous };
@@ -195,44 +200,48 @@ export async function findPaymentMethod(db: Knex, locationId: string, customerId
   return row === undefined ? undefined : toRecord(row);
 }
 
-const RENEW_CARD = preparedStatement(
-  'renew_payment_method',
-  `with renewed as (
-     update payment_methods set last_four = ?, exp_month = ?, exp_year = ?, updated_at = now()
-      where location_id = ? and customer_id = ? and id = ? and last_four = ? and exp_month = ? and exp_year = ?
+const RENEW_CARD = statementRecordingEvent('renew_payment_method', {
+  write: `renewed as (
+     update payment_methods set last_four = @last_four, exp_month = @exp_month, exp_year = @exp_year, updated_at = now()
+      where location_id = @location_id and customer_id = @customer_id and id = @id
+        and last_four = @read_last_four and exp_month = @read_exp_month and exp_year = @read_exp_year
       returning ${COLUMNS.join(', ')}
-   ),
-   ${recordEventCtes('renewed', { customerId: 'renewed.customer_id', data: '?::jsonb', where: '?::boolean' })}
-   select ${COLUMNS.join(', ')} from renewed`,
-);
+   )`,
+  event: { source: 'renewed', customerId: 'renewed.customer_id', where: '@answered_fields_change::boolean' },
+  answer: `select ${COLUMNS.join(', ')} from renewed`,
+});
 
 /**
  * A renewal (new last four and expiry) and its event in one statement, no
  * transaction, made only if the card still has the last four and expiry it
- * was read with: the event, built from that read (eventBindings with its
- * data), is then exact. `recordEvent` false when nothing answered changes.
+ * was read with: the event, built from that read, is then exact; none when
+ * nothing answered changes (`event.previous` undefined).
  * Undefined when the card changed or went in between.
  */
 export async function renewPaymentMethod(
   db: Knex,
   current: PaymentMethodRecord,
   renewed: Pick<PaymentMethodRecord, 'lastFour' | 'expMonth' | 'expYear'>,
-  event: readonly Knex.RawBinding[],
-  recordEvent: boolean,
+  event: { origin: WriteOrigin; object: object; previous: object | undefined },
 ): Promise<PaymentMethodRecord | undefined> {
-  const [row] = await runPrepared<PaymentMethodRow>(db, RENEW_CARD, [
-    renewed.lastFour,
-    renewed.expMonth,
-    renewed.expYear,
-    current.locationId,
-    current.customerId,
-    current.id,
-    current.lastFour,
-    current.expMonth,
-    current.expYear,
-    ...event,
-    recordEvent,
-  ]);
+  const values = {
+    last_four: renewed.lastFour,
+    exp_month: renewed.expMonth,
+    exp_year: renewed.expYear,
+    location_id: current.locationId,
+    customer_id: current.customerId,
+    id: current.id,
+    read_last_four: current.lastFour,
+    read_exp_month: current.expMonth,
+    read_exp_year: current.expYear,
+    answered_fields_change: event.previous !== undefined,
+  };
+  const [row] = await runRecording<PaymentMethodRow>(db, RENEW_CARD, values, {
+    origin: event.origin,
+    type: 'payment_method.updated',
+    object: event.object,
+    previous: event.previous ?? null,
+  });
   return row === undefined ? undefined : toRecord(row);
 }
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { customerExists } from '../customers/customers.repository';
-import { eventBindings, recordChanges, type Change } from '../events/event-log';
-import type { WriteContext } from '../platform/http/request-context';
-import { inTransaction } from '../platform/db/in-transaction';
+import { customerExists } from '../customers';
+import { recordEvents, type EventToRecord } from '../change-log/record-events';
+import type { WriteContext } from '../change-log/write-context';
+import { inTransaction, isInTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import {
   deleteDefaultPaymentMethod,
@@ -47,7 +47,7 @@ function answeredChanges(was: PaymentMethodRecord, is: PaymentMethodRecord): obj
 }
 
 /** The event of a default that a removal took away (the removal of its card, or of the default itself). */
-const defaultRemoved = (customerId: string, binding: DefaultPaymentMethodRecord): Change => ({
+const defaultRemoved = (customerId: string, binding: DefaultPaymentMethodRecord): EventToRecord => ({
   type: 'default_payment_method.removed',
   customerId,
   object: binding,
@@ -91,13 +91,13 @@ export class PaymentMethodsService {
           message: `The customer already holds ${this.settings.maxCardsPerCustomer} saved cards, the most allowed. Remove one before saving another.`,
         });
       }
-      await recordChanges(trx, write, this.changesOfSave(saved));
+      await recordEvents(trx, write, this.changesOfSave(saved));
       return saved;
     });
   }
 
   /** A new card is attached; a known fingerprint with another expiry is an update; the same card again changes nothing. */
-  private changesOfSave({ paymentMethod, created, previousExpiry }: SavedPaymentMethod): Change[] {
+  private changesOfSave({ paymentMethod, created, previousExpiry }: SavedPaymentMethod): EventToRecord[] {
     const object = toPaymentMethodData(paymentMethod);
     if (created) return [{ type: 'payment_method.attached', customerId: paymentMethod.customerId, object, previous: null }];
     const previous = previousExpiry === null ? undefined : answeredChanges({ ...paymentMethod, ...previousExpiry }, paymentMethod);
@@ -149,7 +149,7 @@ export class PaymentMethodsService {
       });
       const previous = answeredChanges(current, updated);
       if (previous !== undefined) {
-        await recordChanges(trx, write, [{ type: 'payment_method.updated', customerId, object: toPaymentMethodData(updated), previous }]);
+        await recordEvents(trx, write, [{ type: 'payment_method.updated', customerId, object: toPaymentMethodData(updated), previous }]);
       }
       return updated;
     });
@@ -169,7 +169,7 @@ export class PaymentMethodsService {
     paymentMethodId: string,
     input: UpdatePaymentMethodInput,
   ): Promise<PaymentMethodRecord | undefined> {
-    if (write.db.isTransaction === true) return undefined;
+    if (isInTransaction(write.db)) return undefined;
     const current = await findPaymentMethod(write.db, write.locationId, customerId, paymentMethodId);
     if (current === undefined) return undefined;
     const sameFingerprint = input.fingerprint === undefined || input.fingerprint === current.fingerprint;
@@ -182,8 +182,7 @@ export class PaymentMethodsService {
       expYear: input.card?.expiry?.year ?? current.expYear,
     };
     const previous = answeredChanges(current, next);
-    const event = eventBindings(write.origin, 'payment_method.updated', { object: toPaymentMethodData(next), previous: previous ?? null });
-    return renewPaymentMethod(write.db, current, next, event, previous !== undefined);
+    return renewPaymentMethod(write.db, current, next, { origin: write.origin, object: toPaymentMethodData(next), previous });
   }
 
   /** Removes a card and every default that pointed at it: one event for each default, then the card's. */
@@ -193,7 +192,7 @@ export class PaymentMethodsService {
       const defaults = await deleteDefaultsOfCard(trx, locationId, customerId, paymentMethodId);
       const removed = await deletePaymentMethod(trx, locationId, customerId, paymentMethodId);
       if (removed === undefined) throw await this.whyCardIsMissing(trx, locationId, customerId, paymentMethodId);
-      await recordChanges(trx, write, [
+      await recordEvents(trx, write, [
         ...defaults.map((binding) => defaultRemoved(customerId, binding)),
         { type: 'payment_method.detached', customerId, object: toPaymentMethodData(removed), previous: null },
       ]);
@@ -227,7 +226,7 @@ export class PaymentMethodsService {
       if (removed === undefined) {
         throw new DomainError((await customerExists(trx, locationId, customerId)) ? 'DEFAULT_PAYMENT_METHOD_NOT_SET' : 'CUSTOMER_NOT_FOUND');
       }
-      await recordChanges(trx, write, [defaultRemoved(customerId, removed)]);
+      await recordEvents(trx, write, [defaultRemoved(customerId, removed)]);
       return removed;
     });
   }

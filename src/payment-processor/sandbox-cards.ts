@@ -2,7 +2,8 @@ import type { PaymentError, ProcessorCard } from './payment-processor';
 
 /**
  * What the sandbox answers for a card, by its last four digits, as processors'
- * test cards do (README, Payment intents). Every other card is approved.
+ * test cards do. Every other card is approved. The document's confirm
+ * operation and README's table are rendered from here (sandboxCardTable).
  */
 export const SANDBOX_CARDS = {
   '0002': { code: 'card_declined', declineCode: 'generic_decline', message: 'The card was declined.' },
@@ -38,4 +39,23 @@ export function sandboxDecline(card: ProcessorCard, now: Date): PaymentError | u
   const byNumber = (SANDBOX_CARDS as Record<string, PaymentError>)[card.lastFour];
   if (byNumber !== undefined) return byNumber;
   return hasExpired(card.expiry, now) ? EXPIRED : undefined;
+}
+
+/** The sandbox's test cards as a Markdown table: the confirm operation's description and README both show it. */
+export function sandboxCardTable(): string {
+  const outcome = (error: PaymentError) =>
+    isProcessingError(error)
+      ? `\`${error.code}\` (retry with a confirm; the intent is back to \`REQUIRES_PAYMENT_METHOD\`)`
+      : `declined: \`${error.code}\`${error.declineCode === null ? '' : ` / \`${error.declineCode}\``}`;
+  return [
+    '| Last four | Outcome at confirm |',
+    '|---|---|',
+    // Sorted: an object's own keys that read as integers (9995) would otherwise come first.
+    ...Object.entries(SANDBOX_CARDS)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([lastFour, error]) => `| \`${lastFour}\` | ${outcome(error)} |`),
+    `| \`${CAPTURE_FAILS_LAST_FOUR}\` | approved, but every capture fails (\`${CAPTURE_FAILED.code}\`); with \`AUTOMATIC\` the confirm fails with it |`,
+    `| a card whose expiry month has passed | declined: \`${EXPIRED.code}\` |`,
+    '| any other | approved |',
+  ].join('\n');
 }

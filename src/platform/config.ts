@@ -66,7 +66,7 @@ const environmentSchema = z
      * The event loop's lateness (p99 over 0.5 s) beyond which new requests are
      * shed; 0 (the default) turns it off. A CPU-saturated process is late; so is
      * one starved by its neighbours, which is why it is opt-in until the
-     * benchmark's overload scenario has tuned it (issue 24).
+     * benchmark's overload scenario has tuned it.
      */
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(0),
     /**

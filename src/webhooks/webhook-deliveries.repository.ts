@@ -1,26 +1,17 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import { toEventRecord, type EventRecord } from '../events/events.repository';
+import { eventAsJson, eventFromJson, type EventRecord } from '../change-log/event-rows';
+import { outboxConsumer, takeFromOutbox } from '../change-log/event-outbox';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import { toEndpointRecord, type WebhookEndpointRecord } from './webhook-endpoints.repository';
 
-const FAN_OUT_EVENTS = preparedStatement(
+const FAN_OUT_EVENTS = outboxConsumer(
   'fan_out_webhook_events',
-  `with taken as (
-     delete from event_outbox
-      where (location_id, event_id) in (
-        select location_id, event_id from event_outbox order by created_at limit ? for update skip locked)
-     returning location_id, event_id
-   ),
-   delivered as (
-     insert into webhook_deliveries (location_id, id, endpoint_id, event_id, status)
-     select t.location_id, gen_random_uuid(), e.id, t.event_id, 'PENDING'
-       from taken t
-       join events ev on ev.location_id = t.location_id and ev.id = t.event_id
-       join webhook_endpoints e on e.location_id = t.location_id and e.status = 'ENABLED'
-                               and ('*' = any (e.enabled_events) or ev.type = any (e.enabled_events))
-   )
-   select count(*)::int as taken from taken`,
+  `insert into webhook_deliveries (location_id, id, endpoint_id, event_id, status)
+   select t.location_id, gen_random_uuid(), e.id, t.event_id, 'PENDING'
+     from taken_events t
+     join webhook_endpoints e on e.location_id = t.location_id and e.status = 'ENABLED'
+                             and ('*' = any (e.enabled_events) or t.type = any (e.enabled_events))`,
 );
 
 /**
@@ -31,9 +22,8 @@ const FAN_OUT_EVENTS = preparedStatement(
  * out twice; with nothing new, it is one cheap statement per poll. Answers
  * how many events it took.
  */
-export async function fanOutEvents(db: Knex, batchSize: number): Promise<number> {
-  const [row] = await runPrepared<{ taken: number }>(db, FAN_OUT_EVENTS, [batchSize]);
-  return row?.taken ?? 0;
+export function fanOutEvents(db: Knex, batchSize: number): Promise<number> {
+  return takeFromOutbox(db, FAN_OUT_EVENTS, batchSize);
 }
 
 /** A delivery taken to be attempted: its event and endpoint as they are now. */
@@ -74,10 +64,9 @@ const CLAIM_DUE_DELIVERIES = preparedStatement(
       where w.location_id = c.location_id and w.id = c.id
      returning w.location_id, w.id, w.endpoint_id, w.event_id, w.attempts
    )
-   select l.location_id, l.id, l.attempts, row_to_json(ev) as event, row_to_json(ep) as endpoint
+   select l.location_id, l.id, l.attempts, ${eventAsJson('l.location_id', 'l.event_id')} as event, row_to_json(ep) as endpoint
      from leased l
-     join webhook_endpoints ep on ep.location_id = l.location_id and ep.id = l.endpoint_id
-     join events ev on ev.location_id = l.location_id and ev.id = l.event_id`,
+     join webhook_endpoints ep on ep.location_id = l.location_id and ep.id = l.endpoint_id`,
 );
 
 interface ClaimRow {
@@ -121,7 +110,7 @@ export async function claimDueDeliveries(
     locationId: row.location_id,
     id: row.id,
     attempt: row.attempts,
-    event: toEventRecord(withDates(row.event, ['created_at'])),
+    event: eventFromJson(row.event),
     endpoint: toEndpointRecord(withDates(row.endpoint, ['created_at', 'previous_secret_expires_at', 'failing_since'])),
   }));
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { onEventsRecorded } from '../events/events-recorded';
-import { toEventResponse } from '../events/events.schemas';
+import { onEventsRecorded } from '../change-log/events-recorded';
+import { toEventResponse } from '../change-log/event-schema';
 import { poolIsBusy } from '../platform/db/pool-pressure';
 import type { Logger } from '../platform/logger';
 import { AttemptRecorder } from './attempt-recorder';

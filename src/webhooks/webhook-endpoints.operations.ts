@@ -1,6 +1,6 @@
 import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
-import { eventParamsSchema } from '../events/events.schemas';
+import { eventParamsSchema } from '../change-log/event-schema';
 import type { WebhookEndpointsService } from './webhook-endpoints.service';
 import {
   attemptListSchema,

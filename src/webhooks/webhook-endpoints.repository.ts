@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { EventType } from '../events/event-types';
+import type { EventType } from '../change-log/event-types';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';

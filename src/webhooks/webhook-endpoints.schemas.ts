@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../events/event-types';
+import { EVENT_TYPES } from '../change-log/event-types';
 import { WEBHOOK_MAX_ENDPOINTS_PER_LOCATION_BOUND } from '../platform/config';
 import { int32 } from '../platform/validation/int32';
 import { pageLimit, pageQuery } from '../platform/validation/page-query';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { EventType } from '../events/event-types';
-import { findEvent } from '../events/events.repository';
+import type { EventType } from '../change-log/event-types';
+import { findEvent } from '../change-log/event-rows';
 import type { PageQuery } from '../platform/db/cursor-page';
 import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { API_OPERATIONS } from '../../src/api-operations';
 import { expressRoute } from '../../src/api/operation';
-import { EVENT_TYPES } from '../../src/events/event-types';
+import { EVENT_TYPES } from '../../src/change-log/event-types';
 import { createCustomer } from '../factories/customers';
 import { newLocation } from '../factories/locations';
 import { contractDocument } from '../support/contract/openapi-contract';

@@ -12,7 +12,7 @@ import type { ExternalIssuerSettings } from '../../src/auth/token-verifier';
 import type { RateLimitSettings } from '../../src/platform/rate-limit/api-rate-limit';
 import type { Readiness } from '../../src/platform/lifecycle/readiness';
 import { createLogger } from '../../src/platform/logger';
-import type { CheckoutService } from '../../src/payment-intents/checkout.service';
+import type { CheckoutFlow } from '../../src/flows/checkout/checkout.flow';
 import type { PaymentProcessor } from '../../src/payment-processor/payment-processor';
 import { SandboxProcessor } from '../../src/payment-processor/sandbox-processor';
 import { createMetrics, type Metrics } from '../../src/platform/metrics/metrics';
@@ -40,7 +40,7 @@ export interface TestApp {
   adminAuthorization: Record<string, string>;
   metrics: Metrics | undefined;
   /** The checkout as the server's sweeps run it (capture window, recovery), on the app's processor and database. */
-  checkout: CheckoutService;
+  checkout: CheckoutFlow;
   close(): Promise<void>;
 }
 

@@ -50,7 +50,7 @@ describe('the import rules', () => {
       expect(exitCode).not.toBe(0);
       expect(output).toContain('api-imports-no-feature');
       expect(output).toContain('features-import-no-registry-or-app');
-      expect(output).toContain('auth-and-idempotency-import-only-below');
+      expect(output).toContain('auth-idempotency-processor-import-only-below');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -70,6 +70,48 @@ describe('the import rules', () => {
       expect(output).toContain('src/platform/uses-auth.ts');
       expect(output).toContain('no-circular');
       expect(output).toContain('src/customers/a.ts');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('fail on a feature reaching into another past its index.ts, on two features importing each other, and on change-log/ importing a feature', async () => {
+    const root = writeTree({
+      'src/customers/index.ts': "export { customerExists } from './customers.repository';\n",
+      'src/customers/customers.repository.ts': "import { cardCount } from '../payment-methods';\nexport const customerExists = () => cardCount() >= 0;\n",
+      'src/payment-methods/index.ts': "export { cardCount } from './payment-methods.repository';\n",
+      'src/payment-methods/payment-methods.repository.ts': 'export const cardCount = () => 0;\n',
+      'src/payment-methods/payment-methods.service.ts':
+        "import { customerExists } from '../customers/customers.repository';\nexport const check = customerExists;\n",
+      'src/change-log/record-events.ts': "import { customerExists } from '../customers';\nexport const record = customerExists;\n",
+    });
+    try {
+      const { exitCode, output } = await cruise(root);
+      expect(exitCode).not.toBe(0);
+      // payment-methods past customers' index.ts; customers reaching payment-methods, which is above it (the loop's other half).
+      expect(output).toMatch(/features-stay-apart: src\/payment-methods\/payment-methods\.service\.ts → src\/customers\/customers\.repository\.ts/);
+      expect(output).toMatch(/features-stay-apart: src\/customers\/customers\.repository\.ts → src\/payment-methods\/index\.ts/);
+      expect(output).toContain('change-log-imports-only-platform');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('fail on a feature importing a flow, on a flow reaching past a feature index.ts, and on one flow importing another', async () => {
+    const root = writeTree({
+      'src/customers/index.ts': "export { lockCustomer } from './customers.repository';\n",
+      'src/customers/customers.repository.ts': 'export const lockCustomer = () => 1;\n',
+      'src/customers/customers.service.ts': "import { erase } from '../flows/customer-erasure/customer-erasure.flow';\nexport const service = erase;\n",
+      'src/flows/customer-erasure/customer-erasure.flow.ts':
+        "import { lockCustomer } from '../../customers/customers.repository';\nexport const erase = lockCustomer;\n",
+      'src/flows/checkout/checkout.flow.ts': "import { erase } from '../customer-erasure/customer-erasure.flow';\nexport const confirm = erase;\n",
+    });
+    try {
+      const { exitCode, output } = await cruise(root);
+      expect(exitCode).not.toBe(0);
+      expect(output).toMatch(/flows-are-above-features: src\/customers\/customers\.service\.ts → src\/flows\//);
+      expect(output).toMatch(/flows-are-above-features: src\/flows\/customer-erasure\/customer-erasure\.flow\.ts → src\/customers\/customers\.repository\.ts/);
+      expect(output).toContain('flows-stay-apart');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

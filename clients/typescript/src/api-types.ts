@@ -395,6 +395,8 @@ export interface paths {
          *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
          *
          *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *
@@ -444,6 +446,8 @@ export interface paths {
          *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
          *
          *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *
@@ -489,6 +493,8 @@ export interface paths {
          *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
          *
          *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *
@@ -534,6 +540,8 @@ export interface paths {
          *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
          *
          *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *
@@ -568,7 +576,17 @@ export interface paths {
          *
          *     The intent moves to PROCESSING (committed before the processor is asked), then on the processor's answer to REQUIRES_CAPTURE (MANUAL: capture within CAPTURE_WINDOW_SECONDS, 300 by default, or it is voided), SUCCEEDED (AUTOMATIC), or back to REQUIRES_PAYMENT_METHOD with `lastPaymentError` (`code`, `declineCode`, `message`) on a decline. The answer is 200 with the intent as it stands after that answer, a decline included; it is PROCESSING only if the processor did not answer (the service settles it later, asking again with the same idempotency key). A second confirm, or two racing, authorize once: the other answers 409 naming the status the first one reached. Repeat a confirm that timed out by reading the intent, not by confirming again.
          *
-         *     The sandbox processor (PAYMENT_PROCESSOR=sandbox) decides by the card's last four digits: 0002 declined (card_declined, generic_decline), 9995 insufficient funds (card_declined, insufficient_funds), 0069 expired (expired_card), 0119 processing error (processing_error: retry with a confirm), 0259 approved but every capture fails (capture_failed); a card whose expiry has passed is declined as expired_card; every other card is approved.
+         *     The sandbox processor (PAYMENT_PROCESSOR=sandbox) decides by the card's last four digits:
+         *
+         *     | Last four | Outcome at confirm |
+         *     |---|---|
+         *     | `0002` | declined: `card_declined` / `generic_decline` |
+         *     | `0069` | declined: `expired_card` |
+         *     | `0119` | `processing_error` (retry with a confirm; the intent is back to `REQUIRES_PAYMENT_METHOD`) |
+         *     | `9995` | declined: `card_declined` / `insufficient_funds` |
+         *     | `0259` | approved, but every capture fails (`capture_failed`); with `AUTOMATIC` the confirm fails with it |
+         *     | a card whose expiry month has passed | declined: `expired_card` |
+         *     | any other | approved |
          *
          *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
          *
@@ -583,6 +601,8 @@ export interface paths {
          *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
          *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
          *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
+         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
+         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
          *
          *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
          *

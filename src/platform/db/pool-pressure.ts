@@ -4,6 +4,21 @@ interface TarnPool {
   max: number;
   numPendingAcquires(): number;
   numUsed(): number;
+  numFree(): number;
+}
+
+/** The pool's connections as the metrics show them; undefined before Knex has made its pool. */
+export interface PoolCounts {
+  max: number;
+  used: number;
+  free: number;
+  pending: number;
+}
+
+export function poolCounts(db: Knex): PoolCounts | undefined {
+  const pool = (db.client as { pool?: TarnPool }).pool;
+  if (pool === undefined) return undefined;
+  return { max: pool.max, used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() };
 }
 
 /**

@@ -81,6 +81,37 @@ export async function runPrepared<Row>(db: Knex | Knex.Transaction, statement: P
 }
 
 /**
+ * A statement composed of parts from more than one file (a write and the
+ * events it records, a consumer of the outbox): each part names what it binds
+ * (`@name`), so no list of bindings in an order another file decides crosses
+ * a file. A literal `?` (a jsonb operator) stays a `?`. A name may appear
+ * more than once; it is bound each time.
+ */
+export interface NamedStatement extends PreparedStatement {
+  /** The names, in the order the SQL uses them (one per use). */
+  readonly params: readonly string[];
+}
+
+export function namedStatement(name: string, text: string): NamedStatement {
+  const params: string[] = [];
+  const withPlaceholders = text.replace(/\?/g, '\\?').replace(/@([A-Za-z_][A-Za-z0-9_]*)/g, (_match, param: string) => {
+    params.push(param);
+    return '?';
+  });
+  return { ...preparedStatement(name, withPlaceholders), params };
+}
+
+/** Runs a named statement with a value for each of its names; a missing one is a programming error, thrown before anything runs. */
+export function runNamed<Row>(db: Knex | Knex.Transaction, statement: NamedStatement, values: Readonly<Record<string, Knex.RawBinding>>): Promise<Row[]> {
+  const bindings = statement.params.map((param) => {
+    const value = values[param];
+    if (value === undefined) throw new Error(`statement ${statement.name} has no value for @${param}`);
+    return value;
+  });
+  return runPrepared<Row>(db, statement, bindings);
+}
+
+/**
  * A text array as a PostgreSQL array literal (`{"a","b"}`), for a `?::text[]`
  * binding: a JS array would be spread into a list by Knex's `raw`, which a
  * statement takes inside a transaction. Every element is quoted and escaped.

@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * Several middleware run one after another as one router layer, as Express 5
  * would run them: each goes on with `next()`, a `next(error)`, a throw or a
  * rejected promise goes to the error handlers, and one that answers without
- * calling `next` ends the chain. Express's router costs about 3 µs a layer on
+ * calling `next` ends the chain. Express's router costs time for each layer on
  * every request (matching, prefix trimming, bookkeeping); the middleware that
  * every request passes through are run this way (README, Performance).
  * `next('route')` and `next('router')` are not for these middleware.

@@ -1,5 +1,4 @@
 import type { Request } from 'express';
-import type { Knex } from 'knex';
 
 /**
  * Who is asking: what a verified access token says about its bearer. It
@@ -16,24 +15,6 @@ export interface AccessTokenClaims {
   scopes: ReadonlySet<string>;
   /** Location ids the bearer may act for; "*" for all. */
   locations: readonly string[];
-}
-
-/**
- * Which request made a change, as its event records it: the request id (also
- * in the access log), the client that asked, and the Idempotency-Key it sent.
- */
-export interface RequestOrigin {
-  requestId: string | null;
-  clientId: string | null;
-  idempotencyKey: string | null;
-}
-
-/** Where and by whom a write is made: what every write method of a feature's service is given. */
-export interface WriteContext {
-  /** The claim's transaction (a request with an Idempotency-Key), or the pool: the service opens one with inTransaction. */
-  db: Knex;
-  locationId: string;
-  origin: RequestOrigin;
 }
 
 declare global {

@@ -16,13 +16,11 @@ export interface ShedAnswerTiming {
  * A client that honours Retry-After never waits for the hold. One that asks
  * again at once (a load generator, a retry loop without back-off) would
  * otherwise get its 503 in microseconds and ask again, thousands of times a
- * second per connection; each answer costs the event loop about 30 µs (the
- * floor of Node's HTTP server is about 24), so at four times the connections
- * the process sustains, the 503s took a third of its core and the requests it
- * accepted waited behind them (served p99 2.2–3.3× the sustained one). Held
- * for 100 ms (a tenth of what Retry-After asked), such a connection asks at
- * most 10 times a second, and the accepted requests keep their latency
- * (bench: 1.4–1.8×; 1.4–2.0× with 50 ms). Keyed by the socket,
+ * second per connection, and at several times the connections the process
+ * sustains the 503s took much of its core while the requests it accepted
+ * waited behind them. Held for a tenth of what Retry-After asked, such a
+ * connection asks at most 10 times a second, and the accepted requests keep
+ * their latency (the measurements: README, Performance). Keyed by the socket,
  * not the client: an HTTP/1.1 connection has one request in flight, so a
  * connection answered 503 that asks again at once is the one not waiting.
  */

@@ -1,14 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { poolCounts, type PoolCounts } from '../db/pool-pressure';
 import { routeTemplateOf } from '../http/route-template';
-
-/** The slice of tarn's pool (Knex's) the gauges read. */
-interface PoolCounts {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-}
 
 export interface Metrics {
   registry: Registry;
@@ -29,20 +23,19 @@ export function createMetrics(db: Knex, registry: Registry = new Registry()): Me
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const pool = (): PoolCounts | undefined => (db.client as { pool?: PoolCounts }).pool;
   const poolGauge = (name: string, help: string, read: (counts: PoolCounts) => number) =>
     new Gauge({
       name,
       help,
       registers: [registry],
       collect() {
-        const counts = pool();
+        const counts = poolCounts(db);
         this.set(counts === undefined ? 0 : read(counts));
       },
     });
-  poolGauge('db_pool_connections_in_use', 'Database connections lent to a query right now.', (counts) => counts.numUsed());
-  poolGauge('db_pool_connections_idle', 'Open database connections waiting in the pool.', (counts) => counts.numFree());
-  poolGauge('db_pool_acquires_waiting', 'Requests waiting for a database connection.', (counts) => counts.numPendingAcquires());
+  poolGauge('db_pool_connections_in_use', 'Database connections lent to a query right now.', (counts) => counts.used);
+  poolGauge('db_pool_connections_idle', 'Open database connections waiting in the pool.', (counts) => counts.free);
+  poolGauge('db_pool_acquires_waiting', 'Requests waiting for a database connection.', (counts) => counts.pending);
 
   const recordRequests: RequestHandler = (request, response, next) => {
     const stop = requestDuration.startTimer();

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { purgeExpiredEvents } from '../../../src/events/event-retention';
+import { purgeExpiredEvents } from '../../../src/change-log/event-retention';
 import { runAlone } from '../../../src/platform/db/run-alone';
 import { createCustomer } from '../../factories/customers';
 import { newLocation } from '../../factories/locations';

@@ -1,6 +1,13 @@
 import type { Knex } from 'knex';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import type { EventType } from './event-types';
+
+/**
+ * The `events` table, read: the pages and the one event of /v1/events, and
+ * an event inside another statement (a webhook delivery's claim). Only
+ * change-log/ names the table.
+ */
 
 export interface EventRecord {
   locationId: string;
@@ -28,7 +35,7 @@ interface EventRow {
 
 const COLUMNS = ['location_id', 'id', 'type', 'created_at', 'customer_id', 'request_id', 'idempotency_key', 'client_id', 'data'];
 
-export function toEventRecord(row: EventRow): EventRecord {
+function toEventRecord(row: EventRow): EventRecord {
   return {
     locationId: row.location_id,
     id: row.id,
@@ -64,11 +71,27 @@ export async function findEvent(db: Knex, locationId: string, id: string): Promi
   return row === undefined ? undefined : toEventRecord(row);
 }
 
+// RETURNING rather than the affected-row count, which PGlite does not always report.
+const PURGE_EVENTS_BEFORE = preparedStatement(
+  'purge_events_before',
+  'delete from events where ctid in (select ctid from events where created_at < ? limit ?) returning 1',
+);
+
 /** Deletes up to `limit` events made before `before`; answers how many went. */
 export async function purgeEventsBefore(db: Knex, before: Date, limit: number): Promise<number> {
-  // RETURNING rather than the affected-row count, which PGlite does not always report.
-  const { rows } = (await db.raw('delete from events where ctid in (select ctid from events where created_at < ? limit ?) returning 1', [before, limit])) as {
-    rows: unknown[];
-  };
-  return rows.length;
+  return (await runPrepared(db, PURGE_EVENTS_BEFORE, [before, limit])).length;
+}
+
+/**
+ * SQL for the event (location, id) as one JSON value, for a statement that
+ * reads it alongside its own rows (a delivery's claim); eventFromJson reads
+ * the value back. Both arguments are SQL expressions of that statement.
+ */
+export function eventAsJson(locationId: string, eventId: string): string {
+  return `(select row_to_json(ev) from events ev where ev.location_id = ${locationId} and ev.id = ${eventId})`;
+}
+
+/** An event read through eventAsJson: its timestamp comes back as an ISO string. */
+export function eventFromJson(json: Record<string, unknown>): EventRecord {
+  return toEventRecord({ ...(json as unknown as EventRow), created_at: new Date(json.created_at as string) });
 }

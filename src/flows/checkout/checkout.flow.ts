@@ -1,24 +1,27 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
-import type { AuthorizeOutcome, PaymentProcessor } from '../payment-processor/payment-processor';
-import { processorKeys } from '../payment-processor/payment-processor';
-import { lockPaymentMethod } from '../payment-methods/payment-methods.repository';
-import { inTransaction } from '../platform/db/in-transaction';
-import { DomainError } from '../platform/errors/domain-error';
-import type { WriteContext } from '../platform/http/request-context';
-import type { Logger } from '../platform/logger';
-import { moveAttempt, notTheCustomersCard, refuseUnless, serviceContext, statusConflict, type ChangeContext } from './payment-intent-moves';
-import { UNPAID_STATUSES } from './payment-intent-status';
+import { serviceWrite, type WriteContext } from '../../change-log/write-context';
 import {
   dueAuthorizations,
   findPaymentIntent,
   lockPaymentIntent,
+  move,
+  notTheCustomersCard,
+  refuseUnless,
+  statusConflict,
   stuckInProcessing,
   type CancellationReason,
   type IntentChanges,
+  type IntentStep,
   type LatestPayment,
   type PaymentIntentRecord,
-} from './payment-intents.repository';
+} from '../../payment-intents';
+import { lockPaymentMethod } from '../../payment-methods';
+import type { AuthorizeOutcome, PaymentProcessor } from '../../payment-processor/payment-processor';
+import { processorKeys } from '../../payment-processor/payment-processor';
+import { inTransaction } from '../../platform/db/in-transaction';
+import { DomainError } from '../../platform/errors/domain-error';
+import type { Logger } from '../../platform/logger';
 
 export interface CheckoutSettings {
   /** CAPTURE_WINDOW_SECONDS: an authorization not captured by then is voided. */
@@ -33,9 +36,13 @@ function processorUnavailable(): DomainError {
 }
 
 /**
- * A checkout's moves that involve the payment processor: confirm, capture,
- * cancel (voiding an authorization), and the two sweeps that keep intents
- * from waiting for ever: the capture window and the recovery of PROCESSING.
+ * The checkout flow: an intent's moves that involve the payment processor:
+ * confirm, capture, cancel (voiding an authorization), and the two sweeps
+ * that keep intents from waiting for ever: the capture window and the
+ * recovery of PROCESSING. The intent's record, its fields, its reads and the
+ * moves made without the processor (create, update) are the payment-intents
+ * feature's (PaymentIntentsService); every move, here or there, is made by
+ * its move(), which the status table checks.
  *
  * No database transaction is held while the processor is asked (PGlite has
  * one connection, and a slow processor must not hold the pool): the move
@@ -44,7 +51,7 @@ function processorUnavailable(): DomainError {
  * an answer first wins and the others find the intent already moved. The
  * processor's idempotency keys make asking twice safe.
  */
-export class CheckoutService {
+export class CheckoutFlow {
   constructor(
     private readonly processor: PaymentProcessor,
     private readonly logger: Logger,
@@ -84,14 +91,9 @@ export class CheckoutService {
         lastPaymentError: null,
       };
       // Locked above: the guard holds. The move and its event are one statement in this transaction.
-      return (await moveAttempt(trx, write, intent, {
-        from: [intent.status],
-        attempt: intent.paymentAttempts,
-        changes,
-        event: 'payment_intent.processing',
-      })) as PaymentIntentRecord;
+      return (await move({ ...write, db: trx }, intent, { by: 'confirm', changes, event: 'payment_intent.processing' })) as PaymentIntentRecord;
     });
-    return this.settle(write.db, write, processing);
+    return this.settle(write, processing);
   }
 
   /** SUCCEEDED once the processor captures; a failed capture stays REQUIRES_CAPTURE with `lastPaymentError`. */
@@ -113,18 +115,15 @@ export class CheckoutService {
     );
     // Voided first by a cancel (which records it) or the capture window: this capture lost.
     if (outcome.status === 'voided') throw statusConflict('capture', 'CANCELED');
-    const move =
+    const step: IntentStep =
       outcome.status === 'captured'
         ? {
-            changes: {
-              status: 'SUCCEEDED',
-              latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount },
-              captureBefore: null,
-            } satisfies IntentChanges,
-            event: 'payment_intent.succeeded' as const,
+            by: 'capture',
+            changes: { status: 'SUCCEEDED', latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount }, captureBefore: null },
+            event: 'payment_intent.succeeded',
           }
-        : { changes: { lastPaymentError: outcome.error } satisfies IntentChanges, event: 'payment_intent.payment_failed' as const };
-    const moved = await moveAttempt(write.db, write, intent, { from: ['REQUIRES_CAPTURE'], attempt: intent.paymentAttempts, ...move });
+        : { by: 'capture', changes: { lastPaymentError: outcome.error }, event: 'payment_intent.payment_failed' };
+    const moved = await move(write, intent, step);
     return moved ?? this.refuseAsItNowStands(write.db, write.locationId, id, 'capture');
   }
 
@@ -134,7 +133,7 @@ export class CheckoutService {
     refuseUnless('cancel', intent.status);
     if (intent.status === 'REQUIRES_CAPTURE') {
       // Captured first by a capture racing this cancel (which records it): this cancel lost.
-      const voided = await this.voidAuthorization(write.db, write, intent, reason, { recordCapture: false });
+      const voided = await this.voidAuthorization(write, intent, reason, { by: 'cancel' });
       return voided ?? this.refuseAsItNowStands(write.db, write.locationId, id, 'cancel');
     }
     const canceled = await inTransaction(write.db, async (trx) => {
@@ -143,9 +142,8 @@ export class CheckoutService {
       if (current === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
       refuseUnless('cancel', current.status);
       if (current.status === 'REQUIRES_CAPTURE') return undefined;
-      return moveAttempt(trx, write, current, {
-        from: UNPAID_STATUSES,
-        attempt: current.paymentAttempts,
+      return move({ ...write, db: trx }, current, {
+        by: 'cancel',
         changes: { status: 'CANCELED', cancellationReason: reason },
         event: 'payment_intent.canceled',
       });
@@ -160,7 +158,7 @@ export class CheckoutService {
     for (const intent of await dueAuthorizations(db, SWEEP_BATCH)) {
       try {
         // A capture whose record was lost (its process died) is recorded here: the processor holds the money.
-        const moved = await this.voidAuthorization(db, serviceContext(intent.locationId), intent, 'AUTOMATIC', { recordCapture: true });
+        const moved = await this.voidAuthorization(serviceWrite(db, intent.locationId), intent, 'AUTOMATIC', { by: 'capture window' });
         if (moved?.status === 'CANCELED') canceled += 1;
       } catch (error) {
         this.logger.warn({ err: error, paymentIntentId: intent.id }, 'voiding an authorization past its capture window failed; will retry');
@@ -177,19 +175,19 @@ export class CheckoutService {
   async recoverProcessing(db: Knex, olderThanSeconds: number): Promise<number> {
     let settled = 0;
     for (const intent of await stuckInProcessing(db, olderThanSeconds, SWEEP_BATCH)) {
-      const after = await this.settle(db, serviceContext(intent.locationId), intent);
+      const after = await this.settle(serviceWrite(db, intent.locationId), intent);
       if (after.status !== 'PROCESSING') settled += 1;
     }
     return settled;
   }
 
   /** Asks the processor about a PROCESSING intent's attempt and records the answer; the intent unchanged if none came. */
-  private async settle(db: Knex, context: ChangeContext, intent: PaymentIntentRecord): Promise<PaymentIntentRecord> {
+  private async settle(write: WriteContext, intent: PaymentIntentRecord): Promise<PaymentIntentRecord> {
     const payment = intent.latestPayment as LatestPayment;
     let outcome: AuthorizeOutcome;
     try {
       outcome = await this.processor.authorize({
-        locationId: context.locationId,
+        locationId: write.locationId,
         idempotencyKey: processorKeys(intent.id, intent.paymentAttempts).authorize,
         amount: payment.amount,
         currency: intent.currency,
@@ -203,87 +201,78 @@ export class CheckoutService {
       );
       return intent;
     }
-    const moved = await moveAttempt(db, context, intent, {
-      from: ['PROCESSING'],
-      attempt: intent.paymentAttempts,
-      ...this.authorizationMove(payment, outcome),
-    });
+    const moved = await move(write, intent, this.authorizationStep(payment, outcome));
     // Settled by someone else first (a recovery, or the confirm itself): as it now stands.
-    return moved ?? this.find(db, context.locationId, intent.id);
+    return moved ?? this.find(write.db, write.locationId, intent.id);
   }
 
-  private authorizationMove(payment: LatestPayment, outcome: AuthorizeOutcome) {
+  private authorizationStep(payment: LatestPayment, outcome: AuthorizeOutcome): IntentStep {
     if (outcome.status !== 'approved') {
       return {
+        by: 'processor',
         changes: {
           status: 'REQUIRES_PAYMENT_METHOD',
           paymentMethodId: null,
           lastPaymentError: outcome.error,
           latestPayment: { ...payment, status: 'FAILED' },
-        } satisfies IntentChanges,
-        event: 'payment_intent.payment_failed' as const,
+        },
+        event: 'payment_intent.payment_failed',
       };
     }
     if (outcome.captured) {
       return {
-        changes: { status: 'SUCCEEDED', processorReference: outcome.reference, latestPayment: { ...payment, status: 'CAPTURED' } } satisfies IntentChanges,
-        event: 'payment_intent.succeeded' as const,
+        by: 'processor',
+        changes: { status: 'SUCCEEDED', processorReference: outcome.reference, latestPayment: { ...payment, status: 'CAPTURED' } },
+        event: 'payment_intent.succeeded',
       };
     }
     return {
+      by: 'processor',
       changes: {
         status: 'REQUIRES_CAPTURE',
         processorReference: outcome.reference,
         latestPayment: { ...payment, status: 'AUTHORIZED' },
         captureBefore: new Date(Date.now() + this.settings.captureWindowSeconds * 1000),
-      } satisfies IntentChanges,
-      event: 'payment_intent.requires_capture' as const,
+      },
+      event: 'payment_intent.requires_capture',
     };
   }
 
   /**
    * Voids the intent's authorization and records it CANCELED. If the
-   * processor says it was captured already, the capture is recorded (SUCCEEDED)
-   * only with `recordCapture` (the sweep, healing a capture whose record was
-   * lost); a cancel leaves that to the capture racing it and answers 409.
-   * Undefined if another request moved it first.
+   * processor says it was captured already, the capture is recorded
+   * (SUCCEEDED) only by the capture window's sweep (healing a capture whose
+   * record was lost); a cancel leaves that to the capture racing it and
+   * answers 409. Undefined if another request moved it first.
    */
   private async voidAuthorization(
-    db: Knex,
-    context: ChangeContext,
+    write: WriteContext,
     intent: PaymentIntentRecord,
     reason: CancellationReason | null,
-    options: { recordCapture: boolean },
+    cause: { by: 'cancel' | 'capture window' },
   ): Promise<PaymentIntentRecord | undefined> {
     const payment = intent.latestPayment as LatestPayment;
     const outcome = await this.ask(() =>
       this.processor.void({
-        locationId: context.locationId,
+        locationId: write.locationId,
         idempotencyKey: processorKeys(intent.id, intent.paymentAttempts).void,
         reference: intent.processorReference as string,
       }),
     );
-    if (outcome.status === 'already_captured' && !options.recordCapture) throw statusConflict('cancel', 'SUCCEEDED');
-    const move =
+    if (outcome.status === 'already_captured' && cause.by === 'cancel') throw statusConflict('cancel', 'SUCCEEDED');
+    const step: IntentStep =
       outcome.status === 'voided'
         ? {
-            changes: {
-              status: 'CANCELED',
-              cancellationReason: reason,
-              latestPayment: { ...payment, status: 'VOIDED' },
-              captureBefore: null,
-            } satisfies IntentChanges,
-            event: 'payment_intent.canceled' as const,
+            by: cause.by,
+            changes: { status: 'CANCELED', cancellationReason: reason, latestPayment: { ...payment, status: 'VOIDED' }, captureBefore: null },
+            event: 'payment_intent.canceled',
           }
         : {
-            changes: {
-              status: 'SUCCEEDED',
-              latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount },
-              captureBefore: null,
-            } satisfies IntentChanges,
-            event: 'payment_intent.succeeded' as const,
+            by: cause.by,
+            changes: { status: 'SUCCEEDED', latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount }, captureBefore: null },
+            event: 'payment_intent.succeeded',
           };
-    return moveAttempt(db, context, intent, { from: ['REQUIRES_CAPTURE'], attempt: intent.paymentAttempts, ...move });
+    return move(write, intent, step);
   }
 
   /** The processor's answer; 503 with Retry-After when it gives none (nothing is recorded, the request can be retried). */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { runAlone } from '../platform/db/run-alone';
-import { purgeEventsBefore } from './events.repository';
+import { purgeEventsBefore } from './event-rows';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const BATCH = 5000;

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { poolIsBusy } from '../platform/db/pool-pressure';
-import { RepeatingTask } from '../platform/lifecycle/repeating-task';
-import type { Logger } from '../platform/logger';
-import type { CheckoutService } from './checkout.service';
+import { poolIsBusy } from '../../platform/db/pool-pressure';
+import { RepeatingTask } from '../../platform/lifecycle/repeating-task';
+import type { Logger } from '../../platform/logger';
+import type { CheckoutFlow } from './checkout.flow';
 
 export interface CheckoutSweepSettings {
   /** PROCESSING_RECOVERY_SECONDS: an intent PROCESSING longer than this is settled by asking the processor again. */
@@ -20,7 +20,7 @@ const PROCESSING_RECOVERY_SWEEP_MS = 15_000;
  * once: each move is guarded and each processor call keyed, so an intent
  * moves, and its event is recorded, once.
  */
-export function checkoutSweeps(db: Knex, checkout: CheckoutService, logger: Logger, settings: CheckoutSweepSettings): { start(): void; stop(): Promise<void> } {
+export function checkoutSweeps(db: Knex, checkout: CheckoutFlow, logger: Logger, settings: CheckoutSweepSettings): { start(): void; stop(): Promise<void> } {
   // A turn is skipped while requests wait for a connection: the sweeps never take one a request needs.
   const unlessBusy = (work: () => Promise<number>) => () => (poolIsBusy(db) ? Promise.resolve(0) : work());
   const captureWindow = new RepeatingTask(

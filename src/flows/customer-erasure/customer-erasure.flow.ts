@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+import { erasePersonalDataFromEvents } from '../../change-log/event-erasure';
+import { recordEvents, type EventToRecord } from '../../change-log/record-events';
+import type { WriteContext } from '../../change-log/write-context';
+import { deleteCustomerLeavingItsId, lockCustomer } from '../../customers';
+import { forgetAnswersNaming } from '../../idempotency/idempotency-keys.repository';
+import { eraseIntentsOfCustomer, toPaymentIntentEventObject } from '../../payment-intents';
+import { deleteCardsOfCustomer, deleteDefaultsOfCustomer, toPaymentMethodData } from '../../payment-methods';
+import { inTransaction } from '../../platform/db/in-transaction';
+import { DomainError } from '../../platform/errors/domain-error';
+
+/**
+ * The customer erasure flow (GDPR Article 17): it reaches every feature that
+ * holds something of the customer, so it lives above them. In one transaction: its defaults and
+ * cards removed, its intents cut from it and stripped of their e-mail (those
+ * that can still move are canceled), the intents that were theirs before
+ * stripped of their e-mail too, the personal fields of its events and of
+ * every event of those intents nulled, the stored Idempotency-Key answers that name it or its intents
+ * forgotten, any record of a reference it shared, and then the customer
+ * itself, leaving its id alone in `erased_customers` (so that a list walk
+ * whose cursor it was goes on). Each removal records its event, and one
+ * `customer.deleted` holds no personal data. UUIDv7 ids are never reused.
+ */
+export class CustomerErasureFlow {
+  async erase(write: WriteContext, id: string): Promise<void> {
+    const { locationId } = write;
+    await inTransaction(write.db, async (trx: Knex.Transaction) => {
+      if ((await lockCustomer(trx, locationId, id)) === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
+      const defaults = await deleteDefaultsOfCustomer(trx, locationId, id);
+      const cards = await deleteCardsOfCustomer(trx, locationId, id);
+      const { intentIds, canceled } = await eraseIntentsOfCustomer(trx, locationId, id);
+      await erasePersonalDataFromEvents(trx, locationId, id, intentIds);
+      await forgetAnswersNaming(trx, locationId, [id, ...intentIds]);
+      await deleteCustomerLeavingItsId(trx, locationId, id);
+
+      const changes: EventToRecord[] = [
+        ...defaults.map((binding): EventToRecord => ({ type: 'default_payment_method.removed', customerId: id, object: binding, previous: null })),
+        ...cards.map((card): EventToRecord => ({ type: 'payment_method.detached', customerId: id, object: toPaymentMethodData(card), previous: null })),
+        ...canceled.map(({ intent, previousStatus }): EventToRecord => ({
+          type: 'payment_intent.canceled',
+          customerId: id,
+          object: toPaymentIntentEventObject(intent),
+          previous: { status: previousStatus },
+        })),
+        { type: 'customer.deleted', customerId: id, object: { id, externalReferenceId: null, description: null }, previous: null },
+      ];
+      await recordEvents(trx, write, changes);
+    });
+  }
+}

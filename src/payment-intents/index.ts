@@ -1,0 +1,28 @@
+/**
+ * What the payment-intents feature offers the flows above it (the checkout):
+ * the record's reads and locks, and move(), the one way any intent changes
+ * status. Nothing else of the feature is imported from outside it.
+ */
+export { move, notTheCustomersCard, refuseUnless, statusConflict, type IntentStep } from './payment-intent-moves';
+export {
+  dueAuthorizations,
+  eraseIntentsOfCustomer,
+  findPaymentIntent,
+  lockPaymentIntent,
+  stuckInProcessing,
+  type CancellationReason,
+  type IntentChanges,
+  type LatestPayment,
+  type PaymentIntentRecord,
+} from './payment-intents.repository';
+export {
+  cancelPaymentIntentRequestSchema,
+  capturePaymentIntentRequestSchema,
+  confirmPaymentIntentRequestSchema,
+  paymentIntentParamsSchema,
+  paymentIntentSchema,
+  toPaymentIntent,
+  toPaymentIntentEventObject,
+} from './payment-intents.schemas';
+export { paymentIntentLifecycle } from './payment-intent-lifecycle';
+export type { PaymentIntentsService } from './payment-intents.service';
