@@ -13,7 +13,7 @@
  * Features stay apart: one reaches another only through that feature's
  * index.ts, and only a feature below it in FEATURE_ORDER, so no two features
  * import each other. No file takes part in an import circle. Type-only
- * imports count too. test/unit/import-rules.test.ts shows each rule failing.
+ * imports count too. test/unit/tooling/import-rules.test.ts shows each rule failing.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 

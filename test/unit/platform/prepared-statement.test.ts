@@ -1,0 +1,71 @@
+import { PGlite } from '@electric-sql/pglite';
+import knexFactory from 'knex';
+import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../../../src/platform/db/prepared-statement';
+import { openTestDatabase } from '../../support/test-database';
+
+/** What runPrepared hands the driver: the statement's name, unless the pool sits behind PgBouncer (DB_POOLER=pgbouncer). */
+const STATEMENT = preparedStatement('unit_named_or_not', 'select ? as answer');
+
+function stubbedKnex(namedStatements: boolean | undefined) {
+  const knex = knexFactory({ client: 'pg', connection: {}, ...(namedStatements === undefined ? {} : { userParams: { namedStatements } }) });
+  const sent: Array<{ sql: string; options: unknown }> = [];
+  Object.assign(knex.client, {
+    acquireConnection: async () => ({}),
+    releaseConnection: async () => undefined,
+    _query: async (_connection: unknown, query: { sql: string; options: unknown }) => {
+      sent.push({ sql: query.sql, options: query.options });
+      return { response: { rows: [{ answer: 42 }] } };
+    },
+  });
+  return { knex, sent };
+}
+
+it('names the statement by default, and leaves it unnamed behind PgBouncer', async () => {
+  const named = stubbedKnex(undefined);
+  expect(await runPrepared(named.knex, STATEMENT, [42])).toEqual([{ answer: 42 }]);
+  expect(named.sent).toEqual([{ sql: 'select $1 as answer', options: { name: 'unit_named_or_not' } }]);
+
+  const pooled = stubbedKnex(false);
+  await runPrepared(pooled.knex, STATEMENT, [42]);
+  expect(pooled.sent).toEqual([{ sql: 'select $1 as answer', options: {} }]);
+});
+
+it('writes a text array literal PostgreSQL reads back element for element, quotes, backslashes, commas and braces included', async () => {
+  const values = ['REQUIRES_CAPTURE', '%0192f0a4-7c1e-7d3a-9b1e-1c2d3e4f5a6b%', 'a,b', '{x}', 'say "hi"', 'back\\slash', ' padded ', ''];
+  const database = new PGlite();
+  try {
+    const { rows } = await database.query<{ values: string[] }>('select $1::text[] as values', [textArrayLiteral(values)]);
+    expect(rows[0]?.values).toEqual(values);
+  } finally {
+    await database.close();
+  }
+});
+
+describe('a statement with named parameters', () => {
+  const NAMED = namedStatement('unit_named_parameters', "select @a::int + @b::int as sum, @a::int as a, '{\"k\":1}'::jsonb ? 'k' as has_key");
+
+  it('binds each name at every place it is used, and keeps a literal ? an operator', async () => {
+    expect(NAMED.params).toEqual(['a', 'b', 'a']);
+    expect(NAMED.positionalText).toBe("select $1::int + $2::int as sum, $3::int as a, '{\"k\":1}'::jsonb ? 'k' as has_key");
+    const { knex, sent } = stubbedKnex(undefined);
+    await runNamed(knex, NAMED, { a: 2, b: 3 });
+    expect(sent).toEqual([{ sql: NAMED.positionalText, options: { name: 'unit_named_parameters' } }]);
+  });
+
+  it('runs on PostgreSQL (PGlite) with the values in their places, in a transaction too', async () => {
+    const database = await openTestDatabase({ migrate: false });
+    const { knex } = database;
+    try {
+      expect(await runNamed(knex, NAMED, { a: 2, b: 3 })).toEqual([{ sum: 5, a: 2, has_key: true }]);
+      expect(await knex.transaction((trx) => runNamed(trx, NAMED, { b: 40, a: 2 }))).toEqual([{ sum: 42, a: 2, has_key: true }]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('refuses to run without a value for every name, before anything is sent', async () => {
+    const { knex, sent } = stubbedKnex(undefined);
+    expect(() => runNamed(knex, NAMED, { a: 2 })).toThrow('statement unit_named_parameters has no value for @b');
+    expect(sent).toEqual([]);
+  });
+});

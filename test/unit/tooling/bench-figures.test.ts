@@ -1,0 +1,61 @@
+import { coresAllow } from '../../../bench/report';
+import type { LoadFigures } from '../../../bench/load';
+import { cpuCostBetween } from '../../../bench/machine-cpu';
+import { medianOfRounds } from '../../../bench/rounds';
+
+const reading = (atMs: number, machineBusyMs: number, postgresMs: Record<number, number>, loadGeneratorMs: number, serverMs: number) => ({
+  atMs,
+  machineBusyMs,
+  postgresMs: new Map(Object.entries(postgresMs).map(([pid, ms]) => [Number(pid), ms])),
+  loadGeneratorMs,
+  serverMs,
+});
+
+const figures = (requestsPerSecond: number, serverMicros: number, overrides: Partial<LoadFigures> = {}): LoadFigures => ({
+  connections: 32,
+  requestsPerSecond,
+  p50Ms: 10,
+  p90Ms: 20,
+  p99Ms: 30,
+  requests: requestsPerSecond * 5,
+  cpu: { serverMicros, loadGeneratorMicros: serverMicros / 4, postgresMicros: serverMicros / 5, machineBusyPercent: 80 },
+  errors: 0,
+  non2xx: 0,
+  non2xxStatuses: {},
+  ...overrides,
+});
+
+describe('the benchmark figures', () => {
+  it('divides each CPU reading by the requests answered, and the machine busy time by wall time × cores', () => {
+    // 2 s of wall time, 1,000 requests; both cores together busy for 3 s of 2 × 2 s = 75 %.
+    const cost = cpuCostBetween(reading(0, 10_000, { 1: 500 }, 200, 1_000), reading(2_000, 13_000, { 1: 650 }, 380, 1_700), 1_000, 2);
+    expect(cost).toEqual({ serverMicros: 700, loadGeneratorMicros: 180, postgresMicros: 150, machineBusyPercent: 75 });
+  });
+
+  it("counts PostgreSQL's CPU process by process: one started meanwhile whole, one that ended not at all (never below zero)", () => {
+    // Backend 1 used 100 ms, backend 3 started and used 50; backend 2 (900 ms before) ended: its share is unknown, not -900.
+    const cost = cpuCostBetween(reading(0, 0, { 1: 500, 2: 900 }, 0, 0), reading(1_000, 0, { 1: 600, 3: 50 }, 0, 0), 1_000, 2);
+    expect(cost.postgresMicros).toBe(150);
+  });
+
+  it('takes the median of each measure over the rounds and sums the counts', () => {
+    const rounds = [
+      figures(1000, 700, { errors: 1, non2xx: 2, non2xxStatuses: { '503': 2 } }),
+      figures(1400, 500),
+      figures(1200, 900, { non2xx: 1, non2xxStatuses: { '503': 1 } }),
+    ];
+    const median = medianOfRounds(rounds);
+    expect(median.requestsPerSecond).toBe(1200);
+    expect(median.cpu).toEqual({ serverMicros: 700, loadGeneratorMicros: 175, postgresMicros: 140, machineBusyPercent: 80 });
+    expect(median.errors).toBe(1);
+    expect(median.non2xx).toBe(3);
+    expect(median.non2xxStatuses).toEqual({ '503': 3 });
+    expect(median.rounds?.map((round) => round.requestsPerSecond)).toEqual([1000, 1400, 1200]);
+  });
+
+  it('bounds two workers by what the cores can give at the CPU each request cost', () => {
+    // 2 cores = 2,000,000 µs a second; a request costs 650 + 200 + 150 = 1,000 µs of it.
+    expect(coresAllow(2, { serverMicros: 650, loadGeneratorMicros: 200, postgresMicros: 150, machineBusyPercent: 99 })).toBe(2000);
+    expect(coresAllow(2, undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { dockerfileNode } from '../../../bench/servers';
+
+/**
+ * The node flags the service runs with (Dockerfile, README "Node's flags"):
+ * read from the Dockerfile as the bench reads them, and the same on the
+ * command `npm run start:prod` gives, so that no way of starting the build
+ * runs without them.
+ */
+it("gives node the image's flags: no allocation-site pretenuring on the CMD, Node 20's young generation in NODE_OPTIONS, the same flags from npm run start:prod", () => {
+  const { nodeOptions, flags } = dockerfileNode();
+  expect(flags).toEqual(['--no-allocation-site-pretenuring']);
+  expect(nodeOptions.split(' ')).toEqual(['--max-old-space-size=1024', '--max-semi-space-size=16']);
+  const { scripts } = JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { scripts: Record<string, string> };
+  expect(scripts['start:prod']).toBe(['node', ...flags, 'dist/src/server.js'].join(' '));
+});
