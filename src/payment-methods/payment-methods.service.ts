@@ -46,6 +46,30 @@ function answeredChanges(was: PaymentMethodRecord, is: PaymentMethodRecord): obj
   };
 }
 
+/**
+ * What an update makes of the card as read, decided once for both ways it is
+ * written: the card after it, and whether it is a plain renewal (the
+ * fingerprint as it is), which needs no look at the customer's other cards
+ * and so no transaction. A card of another brand is another card: refused.
+ */
+function updatedCard(current: PaymentMethodRecord, input: UpdatePaymentMethodInput): { next: PaymentMethodRecord; plainRenewal: boolean } {
+  const brand = input.card?.type?.toUpperCase();
+  if (brand !== undefined && brand !== current.cardBrand) {
+    throw new DomainError('VALIDATION_FAILED', {
+      fieldName: 'card.type',
+      message: `Must be the card's own brand (${current.cardBrand}): a card of another brand is another card; save it.`,
+    });
+  }
+  const next: PaymentMethodRecord = {
+    ...current,
+    lastFour: input.card?.lastFour ?? current.lastFour,
+    expMonth: input.card?.expiry?.month ?? current.expMonth,
+    expYear: input.card?.expiry?.year ?? current.expYear,
+    fingerprint: input.fingerprint ?? current.fingerprint,
+  };
+  return { next, plainRenewal: next.fingerprint === current.fingerprint };
+}
+
 /** The event of a default that a removal took away (the removal of its card, or of the default itself). */
 const defaultRemoved = (customerId: string, binding: DefaultPaymentMethodRecord): EventToRecord => ({
   type: 'default_payment_method.removed',
@@ -129,23 +153,15 @@ export class PaymentMethodsService {
     return inTransaction(write.db, async (trx) => {
       const current = await lockPaymentMethod(trx, locationId, customerId, paymentMethodId);
       if (current === undefined) throw await this.whyCardIsMissing(trx, locationId, customerId, paymentMethodId);
-      const brand = input.card?.type?.toUpperCase();
-      if (brand !== undefined && brand !== current.cardBrand) {
-        throw new DomainError('VALIDATION_FAILED', {
-          fieldName: 'card.type',
-          message: `Must be the card's own brand (${current.cardBrand}): a card of another brand is another card; save it.`,
-        });
-      }
-      const { fingerprint } = input;
-      if (fingerprint !== undefined && fingerprint !== current.fingerprint) {
-        const holder = await cardWithFingerprint(trx, locationId, customerId, fingerprint);
-        if (holder !== undefined) throw new DomainError('FINGERPRINT_IN_USE', { fieldName: 'fingerprint' });
+      const { next, plainRenewal } = updatedCard(current, input);
+      if (!plainRenewal && (await cardWithFingerprint(trx, locationId, customerId, next.fingerprint as string)) !== undefined) {
+        throw new DomainError('FINGERPRINT_IN_USE', { fieldName: 'fingerprint' });
       }
       const updated = await updatePaymentMethod(trx, current, {
-        lastFour: input.card?.lastFour,
-        expMonth: input.card?.expiry?.month,
-        expYear: input.card?.expiry?.year,
-        fingerprint,
+        lastFour: next.lastFour,
+        expMonth: next.expMonth,
+        expYear: next.expYear,
+        fingerprint: next.fingerprint ?? undefined,
       });
       const previous = answeredChanges(current, updated);
       if (previous !== undefined) {
@@ -159,9 +175,11 @@ export class PaymentMethodsService {
    * The common renewal (a new expiry or last four, the fingerprint and brand
    * absent or as they are) in two round trips and no transaction: the card read, then
    * changed with its event by one statement that holds only if the card is
-   * still as read. Undefined whenever it does not apply (inside an
-   * Idempotency-Key's transaction, another fingerprint or brand, no such card,
-   * a change in between): the transactional path then decides, 404s and 409s included.
+   * still as read. It decides what the update makes of the card as the
+   * transactional path does (updatedCard), so a brand change is refused here
+   * too. Undefined whenever it does not apply (inside an Idempotency-Key's
+   * transaction, another fingerprint, no such card, a change in between):
+   * the transactional path then decides, 404s and 409s included.
    */
   private async renewWithoutTransaction(
     write: WriteContext,
@@ -172,17 +190,9 @@ export class PaymentMethodsService {
     if (isInTransaction(write.db)) return undefined;
     const current = await findPaymentMethod(write.db, write.locationId, customerId, paymentMethodId);
     if (current === undefined) return undefined;
-    const sameFingerprint = input.fingerprint === undefined || input.fingerprint === current.fingerprint;
-    const sameBrand = input.card?.type === undefined || input.card.type.toUpperCase() === current.cardBrand;
-    if (!sameFingerprint || !sameBrand) return undefined;
-    const next: PaymentMethodRecord = {
-      ...current,
-      lastFour: input.card?.lastFour ?? current.lastFour,
-      expMonth: input.card?.expiry?.month ?? current.expMonth,
-      expYear: input.card?.expiry?.year ?? current.expYear,
-    };
-    const previous = answeredChanges(current, next);
-    return renewPaymentMethod(write.db, current, next, { origin: write.origin, object: toPaymentMethodData(next), previous });
+    const { next, plainRenewal } = updatedCard(current, input);
+    if (!plainRenewal) return undefined;
+    return renewPaymentMethod(write.db, current, next, { origin: write.origin, object: toPaymentMethodData(next), previous: answeredChanges(current, next) });
   }
 
   /** Removes a card and every default that pointed at it: one event for each default, then the card's. */
