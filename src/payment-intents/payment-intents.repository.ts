@@ -186,23 +186,19 @@ function columnsOf(changes: IntentChanges): Record<string, unknown> {
  * One statement: the row is written only when the customer (if any) exists at
  * this location, so a missing customer is not a foreign-key error to map.
  */
-const INSERTED_COLUMNS = [
-  'location_id',
-  'id',
-  'external_reference_id',
-  'customer_id',
-  'amount',
-  'currency',
-  'capture_method',
-  'status',
-  'email',
-  'tip',
-  'payment_method_configuration_id',
-  'standing_instruction_type',
-  'off_session',
-  'mandate_id',
-  'session_secret',
-] as const;
+const LEFT_TO_DEFAULTS: ReadonlySet<string> = new Set([
+  'payment_method_id',
+  'payment_attempts',
+  'latest_payment',
+  'last_payment_error',
+  'processor_reference',
+  'capture_before',
+  'cancellation_reason',
+  'created_at',
+  'updated_at',
+]);
+/** What a create writes: every column read but those a new intent leaves to their defaults. */
+const INSERTED_COLUMNS = COLUMNS.filter((column) => !LEFT_TO_DEFAULTS.has(column));
 const INSERT_PAYMENT_INTENT = namedStatement(
   'insert_payment_intent',
   `insert into ${TABLE} (${INSERTED_COLUMNS.join(', ')})
@@ -213,7 +209,7 @@ const INSERT_PAYMENT_INTENT = namedStatement(
 
 /** Inserts the intent unless it names a customer this location does not have (then undefined). */
 export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: NewPaymentIntent): Promise<PaymentIntentRecord | undefined> {
-  const row: Record<(typeof INSERTED_COLUMNS)[number], Knex.RawBinding> = {
+  const row: Partial<Record<(typeof COLUMNS)[number], Knex.RawBinding>> = {
     location_id: intent.locationId,
     id: intent.id,
     external_reference_id: intent.externalReferenceId,
@@ -230,7 +226,7 @@ export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: N
     mandate_id: intent.mandateId,
     session_secret: secretBox().seal(intent.sessionSecret, secretContext(TABLE, intent.locationId, intent.id)),
   };
-  const [inserted] = await runNamed<PaymentIntentRow>(db, INSERT_PAYMENT_INTENT, row);
+  const [inserted] = await runNamed<PaymentIntentRow>(db, INSERT_PAYMENT_INTENT, row as Record<string, Knex.RawBinding>);
   return inserted === undefined ? undefined : toRecord(inserted);
 }
 
