@@ -44,8 +44,8 @@ function responsesOf(operation: Operation<never>): ZodOpenApiResponsesObject {
     if (schema === undefined) responses[status] = emptyResponse(description);
     else responses[status] = operation.idempotent ? createdResponse(description, schema) : jsonResponse(description, schema);
   }
-  const all = { ...responses, ...(errorResponses(errorsOf(operation)) as Record<string, ZodOpenApiResponseObject>) };
-  return Object.fromEntries(Object.entries(all).map(([status, response]) => [status, withRateLimitHeaders(response)])) as ZodOpenApiResponsesObject;
+  const successes = Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, withRateLimitHeaders(response)]));
+  return { ...successes, ...errorResponses(errorsOf(operation), RATE_LIMIT_HEADERS) } as ZodOpenApiResponsesObject;
 }
 
 function headersOf(operation: Operation<never>) {

@@ -1,12 +1,13 @@
 import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { authPaths } from '../auth/auth.openapi';
 import { LOGIN_PATH } from '../auth/login.router';
-import { webhookDefinitions } from './webhook-document';
+import { webhookComponents, webhookDefinitions } from './webhook-document';
 import { API_OPERATIONS } from '../api-operations';
 import { operationPaths } from '../api/operation-document';
 import { scopeMeanings, scopeTable } from '../api/scope-table';
 import { BEARER_SCHEME, OAUTH2_SCHEME } from '../api/operation-parts';
 import { paymentIntentLifecycle } from '../payment-intents/payment-intent-lifecycle';
+import { errorExamples } from '../platform/document-parts/response-parts';
 import { healthPaths } from '../platform/health/health.openapi';
 import { docsPaths } from './docs.openapi';
 
@@ -71,6 +72,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
     paths: { ...operationPaths(inReadingOrder(API_OPERATIONS)), ...authPaths, ...healthPaths, ...docsPaths },
     webhooks: webhookDefinitions(),
     components: {
+      ...webhookComponents(),
+      examples: errorExamples(),
       securitySchemes: {
         [OAUTH2_SCHEME]: {
           type: 'oauth2',
@@ -88,5 +91,14 @@ export function buildOpenApiDocument(): OpenApiDocument {
       },
     },
   };
-  return createDocument(document);
+  return withoutUnusedExamples(createDocument(document));
+}
+
+/** The catalog's examples the document's answers refer to: an entry no answer can carry (a 405, a timeout) is left out. */
+function withoutUnusedExamples<T extends { components?: { examples?: Record<string, unknown> } }>(built: T): T {
+  const examples = built.components?.examples;
+  if (examples === undefined) return built;
+  const text = JSON.stringify({ ...built, components: { ...built.components, examples: {} } });
+  for (const name of Object.keys(examples)) if (!text.includes(`"#/components/examples/${name}"`)) delete examples[name];
+  return built;
 }

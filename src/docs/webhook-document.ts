@@ -48,6 +48,23 @@ const SIGNATURE_HEADERS = [
   },
 ];
 
+const RECEIVED = 'WebhookReceived';
+
+/** What every webhook shares, declared once and referred to: the signature headers, and the answer a receiver gives. */
+export function webhookComponents(): Pick<NonNullable<ZodOpenApiObject['components']>, 'parameters' | 'responses'> {
+  return {
+    parameters: Object.fromEntries(
+      SIGNATURE_HEADERS.map((header) => [
+        header.name,
+        { in: 'header' as const, name: header.name, required: true, description: header.description, schema: { type: 'string' as const } },
+      ]),
+    ),
+    responses: {
+      [RECEIVED]: { description: 'Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint).' },
+    },
+  };
+}
+
 /** `resource.action` → `ResourceActionEvent`, the schema's component name. */
 function componentName(type: EventType): string {
   return `${type
@@ -66,13 +83,8 @@ export function webhookDefinitions(): NonNullable<ZodOpenApiObject['webhooks']> 
   return Object.fromEntries(
     EVENT_TYPES.map((type) => {
       const object = OBJECT_SCHEMAS[resourceOf(type)] as z.ZodType;
-      const body = eventSchema
-        .extend({
-          type: z.literal(type),
-          data: z.strictObject({ object, previous: z.record(z.string(), z.unknown()).nullable() }),
-        })
-        // The events API's example is a default_payment_method.set: not this type's, so it is not inherited.
-        .meta({ id: componentName(type), example: undefined });
+      // The Event (as the events API answers it), with this type's `type` and `data.object`: allOf, so the Event's fields are written once.
+      const body = z.intersection(eventSchema, z.object({ type: z.literal(type), data: z.object({ object }) })).meta({ id: componentName(type) });
       return [
         type,
         {
@@ -81,17 +93,9 @@ export function webhookDefinitions(): NonNullable<ZodOpenApiObject['webhooks']> 
             tags: ['Webhooks'],
             summary: type,
             description: `${WHEN[type]} Delivered to each enabled endpoint subscribed to \`${type}\` or \`*\`.`,
-            parameters: SIGNATURE_HEADERS.map((header) => ({
-              in: 'header' as const,
-              name: header.name,
-              required: true,
-              description: header.description,
-              schema: { type: 'string' as const },
-            })),
+            parameters: SIGNATURE_HEADERS.map((header) => ({ $ref: `#/components/parameters/${header.name}` })),
             requestBody: { required: true, content: { 'application/json': { schema: body } } },
-            responses: {
-              '200': { description: 'Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint).' },
-            },
+            responses: { '200': { $ref: `#/components/responses/${RECEIVED}` } },
           },
         },
       ];

@@ -24,5 +24,5 @@ export {
   toPaymentIntent,
   toPaymentIntentEventObject,
 } from './payment-intents.schemas';
-export { paymentIntentLifecycle } from './payment-intent-lifecycle';
+export { STATUS_TABLE_POINTER } from './payment-intent-lifecycle';
 export type { PaymentIntentsService } from './payment-intents.service';

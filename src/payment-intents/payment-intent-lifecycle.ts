@@ -23,3 +23,7 @@ export function paymentIntentLifecycle(): string {
     ...allowed,
   ].join('\n');
 }
+
+/** What an intent operation's description says of the statuses: the table is the document's description's (one copy), and docs/checkout.md's. */
+export const STATUS_TABLE_POINTER =
+  "Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.";

@@ -1,6 +1,6 @@
 import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
-import { DOCUMENTED_CURRENCIES, paymentIntentLifecycle } from './payment-intent-lifecycle';
+import { DOCUMENTED_CURRENCIES, STATUS_TABLE_POINTER } from './payment-intent-lifecycle';
 import {
   createPaymentIntentRequestSchema,
   listPaymentIntentsQuerySchema,
@@ -21,7 +21,7 @@ export const createPaymentIntent = operation({
   operationId: 'createPaymentIntent',
   tag,
   summary: 'Create a payment intent',
-  description: `Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its \`sessionSecret\` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); \`amount\` is what will be charged, tip included (\`amountDetails.tip\` is the part of it that is tip, as Stripe has it). \`currency\` must be one of the configured currencies (default ${DOCUMENTED_CURRENCIES.join(', ')}). A \`customerId\` must be a customer of this location.\n\n${paymentIntentLifecycle()}`,
+  description: `Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its \`sessionSecret\` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); \`amount\` is what will be charged, tip included (\`amountDetails.tip\` is the part of it that is tip, as Stripe has it). \`currency\` must be one of the configured currencies (default ${DOCUMENTED_CURRENCIES.join(', ')}). A \`customerId\` must be a customer of this location.\n\n${STATUS_TABLE_POINTER}`,
   access: { scope: SCOPE.serverWrite },
   idempotent: true,
   // Kept encrypted on the intent, never in the stored answer: a replay reads it from the intent.
@@ -83,7 +83,7 @@ export const updatePaymentIntent = operation({
   operationId: 'updatePaymentIntent',
   tag,
   summary: 'Change a payment intent before it is paid',
-  description: `Not in the spec; a POST, as Toast updates intents. Changes the fields sent (\`null\` clears \`email\` and \`customerId\`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (\`PAYMENT_INTENT_STATUS_CONFLICT\`) naming it. \`paymentMethodId\` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), \`null\` detaches it. A tip larger than the amount is a 400. Records a \`payment_intent.updated\` event with the fields as they were; a change to nothing records none.\n\n${paymentIntentLifecycle()}`,
+  description: `Not in the spec; a POST, as Toast updates intents. Changes the fields sent (\`null\` clears \`email\` and \`customerId\`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (\`PAYMENT_INTENT_STATUS_CONFLICT\`) naming it. \`paymentMethodId\` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), \`null\` detaches it. A tip larger than the amount is a 400. Records a \`payment_intent.updated\` event with the fields as they were; a change to nothing records none.\n\n${STATUS_TABLE_POINTER}`,
   access: { scope: SCOPE.serverWrite },
   params: paymentIntentParamsSchema,
   body: { schema: updatePaymentIntentRequestSchema },

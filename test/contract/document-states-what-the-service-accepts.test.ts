@@ -40,7 +40,13 @@ const operations = () =>
       .filter(([method]) => ['get', 'post', 'patch', 'put', 'delete'].includes(method))
       .map(([method, operation]) => ({ path, method, operation })),
   );
-const parametersOf = (operation: Json) => (operation.parameters as Parameter[] | undefined) ?? [];
+/** An operation's parameters as declared: once in components.parameters when it refers to one. */
+const parametersOf = (operation: Json) =>
+  ((operation.parameters as Array<Parameter | { $ref: string }> | undefined) ?? []).map((parameter) =>
+    '$ref' in parameter
+      ? ((contractDocument.components.parameters as Record<string, Parameter>)[parameter.$ref.split('/').pop() as string] as Parameter)
+      : parameter,
+  );
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, customerId);
 
 /** Every schema in the document, wherever it stands, with where. */

@@ -136,14 +136,27 @@ type Schema = {
   items?: Schema;
 };
 type Parameter = { in: string; name: string; required?: boolean };
+type Response = { content?: Record<string, { schema: Schema }> };
 type Operation = {
-  parameters?: Parameter[];
+  parameters?: Array<Parameter | { $ref: string }>;
   security?: Array<Record<string, string[]>>;
   requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
-  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+  responses: Record<string, Response | { $ref: string }>;
 };
 
-const schemas = (contractDocument.components as { schemas: Record<string, Schema> }).schemas;
+const components = contractDocument.components as {
+  schemas: Record<string, Schema>;
+  parameters: Record<string, Parameter>;
+  responses: Record<string, Response>;
+};
+const schemas = components.schemas;
+
+/** A parameter or answer as declared: once in the components when the operation refers to it. */
+const named = (ref: string) => ref.split('/').pop() as string;
+const declaredParameter = (parameter: Parameter | { $ref: string }): Parameter =>
+  '$ref' in parameter ? (components.parameters[named(parameter.$ref)] as Parameter) : parameter;
+const declaredResponse = (response: Response | { $ref: string } | undefined): Response | undefined =>
+  response !== undefined && '$ref' in response ? components.responses[named(response.$ref)] : response;
 
 function resolve(schema: Schema): Schema {
   return schema.$ref === undefined ? schema : resolve(schemas[schema.$ref.replace('#/components/schemas/', '')] ?? {});
@@ -196,11 +209,11 @@ describe('the OpenAPI document against the spec', () => {
 
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(spec.statuses));
     for (const status of Object.keys(operation.responses).filter((code) => code >= '400')) {
-      expect(operation.responses[status]?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/ErrorMessage');
+      expect(declaredResponse(operation.responses[status])?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/ErrorMessage');
     }
-    expect(operation.responses['200']?.content?.['application/json']?.schema.$ref).toBe(`#/components/schemas/${spec.okSchema}`);
+    expect(declaredResponse(operation.responses['200'])?.content?.['application/json']?.schema.$ref).toBe(`#/components/schemas/${spec.okSchema}`);
 
-    const headers = (operation.parameters ?? []).filter((parameter) => parameter.in === 'header');
+    const headers = (operation.parameters ?? []).map(declaredParameter).filter((parameter) => parameter.in === 'header');
     expect(headers.find((header) => header.name === 'Platform-Restaurant-External-ID')?.required).toBe(true);
     const sessionSecret = headers.find((header) => header.name === 'Platform-Session-Secret');
     expect(sessionSecret === undefined ? 'absent' : sessionSecret.required === true ? 'required' : 'optional').toBe(

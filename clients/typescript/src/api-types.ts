@@ -382,32 +382,7 @@ export interface paths {
          * Create a payment intent
          * @description Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its `sessionSecret` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); `amount` is what will be charged, tip included (`amountDetails.tip` is the part of it that is tip, as Stripe has it). `currency` must be one of the configured currencies (default USD, CAD). A `customerId` must be a customer of this location.
          *
-         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
-         *
-         *     | From | To | By | When |
-         *     |---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
-         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
-         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
-         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
-         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
-         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
-         *
-         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
-         *
-         *     | Status | update | confirm | capture | cancel |
-         *     |---|---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
-         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
-         *     | PROCESSING | 409 | 409 | 409 | 409 |
-         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
-         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
-         *     | CANCELED | 409 | 409 | 409 | 409 |
+         *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
         post: operations["createPaymentIntent"];
         delete?: never;
@@ -433,32 +408,7 @@ export interface paths {
          * Change a payment intent before it is paid
          * @description Not in the spec; a POST, as Toast updates intents. Changes the fields sent (`null` clears `email` and `customerId`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming it. `paymentMethodId` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), `null` detaches it. A tip larger than the amount is a 400. Records a `payment_intent.updated` event with the fields as they were; a change to nothing records none.
          *
-         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
-         *
-         *     | From | To | By | When |
-         *     |---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
-         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
-         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
-         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
-         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
-         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
-         *
-         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
-         *
-         *     | Status | update | confirm | capture | cancel |
-         *     |---|---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
-         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
-         *     | PROCESSING | 409 | 409 | 409 | 409 |
-         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
-         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
-         *     | CANCELED | 409 | 409 | 409 | 409 |
+         *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
         post: operations["updatePaymentIntent"];
         delete?: never;
@@ -480,32 +430,7 @@ export interface paths {
          * Cancel a payment intent
          * @description Moves the intent to CANCELED, with the optional `cancellationReason`; its session secret stops working at once. An authorized intent (REQUIRES_CAPTURE) is voided at the processor first (503 with Retry-After if it does not answer, nothing recorded). PROCESSING cannot be canceled: wait for the processor's answer.
          *
-         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
-         *
-         *     | From | To | By | When |
-         *     |---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
-         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
-         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
-         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
-         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
-         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
-         *
-         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
-         *
-         *     | Status | update | confirm | capture | cancel |
-         *     |---|---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
-         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
-         *     | PROCESSING | 409 | 409 | 409 | 409 |
-         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
-         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
-         *     | CANCELED | 409 | 409 | 409 | 409 |
+         *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
         post: operations["cancelPaymentIntent"];
         delete?: never;
@@ -527,32 +452,7 @@ export interface paths {
          * Capture an authorized payment intent
          * @description Not in the spec. Captures `amountToCapture` (at most the authorized amount; all of it when left out) of a REQUIRES_CAPTURE intent: SUCCEEDED, with `latestPayment.amount` the amount captured. If the processor refuses the capture, the intent stays REQUIRES_CAPTURE with `lastPaymentError` (200; it is voided when its capture window ends). If the processor does not answer: 503 with Retry-After, nothing recorded. Two captures racing capture once.
          *
-         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
-         *
-         *     | From | To | By | When |
-         *     |---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
-         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
-         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
-         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
-         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
-         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
-         *
-         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
-         *
-         *     | Status | update | confirm | capture | cancel |
-         *     |---|---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
-         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
-         *     | PROCESSING | 409 | 409 | 409 | 409 |
-         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
-         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
-         *     | CANCELED | 409 | 409 | 409 | 409 |
+         *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
         post: operations["capturePaymentIntent"];
         delete?: never;
@@ -588,32 +488,7 @@ export interface paths {
          *     | a card whose expiry month has passed | declined: `expired_card` |
          *     | any other | approved |
          *
-         *     A payment intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:
-         *
-         *     | From | To | By | When |
-         *     |---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | REQUIRES_CONFIRMATION | update | a `paymentMethodId` is attached |
-         *     | REQUIRES_CONFIRMATION | REQUIRES_PAYMENT_METHOD | update | the card is detached (`paymentMethodId: null`, or another `customerId`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | PROCESSING | confirm | committed before the processor is asked |
-         *     | PROCESSING | REQUIRES_CAPTURE | processor | the card is approved and `captureMethod` is MANUAL |
-         *     | PROCESSING | SUCCEEDED | processor | the card is approved and `captureMethod` is AUTOMATIC |
-         *     | PROCESSING | REQUIRES_PAYMENT_METHOD | processor | the card is declined or the processor fails (`lastPaymentError` says why) |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture | the processor captures (a failed capture leaves REQUIRES_CAPTURE, with `lastPaymentError`) |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION, REQUIRES_CAPTURE | CANCELED | cancel | an authorization is voided at the processor first |
-         *     | REQUIRES_CAPTURE | CANCELED | capture window | not captured within CAPTURE_WINDOW_SECONDS: voided, `cancellationReason` AUTOMATIC |
-         *     | REQUIRES_CAPTURE | SUCCEEDED | capture window | the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded |
-         *     | REQUIRES_PAYMENT_METHOD, REQUIRES_CONFIRMATION | CANCELED | erasure | the intent's customer is erased (nothing is held at the processor) |
-         *
-         *     An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status:
-         *
-         *     | Status | update | confirm | capture | cancel |
-         *     |---|---|---|---|---|
-         *     | REQUIRES_PAYMENT_METHOD | yes | yes | 409 | yes |
-         *     | REQUIRES_CONFIRMATION | yes | yes | 409 | yes |
-         *     | PROCESSING | 409 | 409 | 409 | 409 |
-         *     | REQUIRES_CAPTURE | 409 | 409 | yes | yes |
-         *     | SUCCEEDED | 409 | 409 | 409 | 409 |
-         *     | CANCELED | 409 | 409 | 409 | 409 |
+         *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
         post: operations["confirmPaymentIntent"];
         delete?: never;
@@ -1190,57 +1065,17 @@ export interface components {
              */
             url: string;
         };
-        CustomerCreatedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        CustomerCreatedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["CustomerResponse"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "customer.created";
         };
-        CustomerDeletedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        CustomerDeletedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["CustomerResponse"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "customer.deleted";
         };
@@ -1333,57 +1168,17 @@ export interface components {
              */
             id: string;
         };
-        CustomerUpdatedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        CustomerUpdatedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["CustomerResponse"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "customer.updated";
         };
-        DefaultPaymentMethodRemovedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        DefaultPaymentMethodRemovedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["DefaultPaymentMethodResponse"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "default_payment_method.removed";
         };
@@ -1402,30 +1197,10 @@ export interface components {
              */
             paymentMethodId: string;
         };
-        DefaultPaymentMethodSetEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        DefaultPaymentMethodSetEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["DefaultPaymentMethodResponse"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "default_payment_method.set";
         };
@@ -1813,57 +1588,17 @@ export interface components {
             /** @enum {string} */
             status: "REQUIRES_PAYMENT_METHOD" | "REQUIRES_CONFIRMATION" | "PROCESSING" | "REQUIRES_CAPTURE" | "SUCCEEDED" | "CANCELED";
         };
-        PaymentIntentCanceledEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentIntentCanceledEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentIntentInEvent"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_intent.canceled";
         };
-        PaymentIntentCreatedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentIntentCreatedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentIntentInEvent"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_intent.created";
         };
@@ -1951,165 +1686,45 @@ export interface components {
              */
             results: number;
         };
-        PaymentIntentPaymentFailedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentIntentPaymentFailedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentIntentInEvent"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_intent.payment_failed";
         };
-        PaymentIntentProcessingEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentIntentProcessingEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentIntentInEvent"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_intent.processing";
         };
-        PaymentIntentRequiresCaptureEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentIntentRequiresCaptureEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentIntentInEvent"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_intent.requires_capture";
         };
-        PaymentIntentSucceededEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentIntentSucceededEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentIntentInEvent"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_intent.succeeded";
         };
-        PaymentIntentUpdatedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentIntentUpdatedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentIntentInEvent"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_intent.updated";
         };
-        PaymentMethodAttachedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentMethodAttachedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentMethodData"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_method.attached";
         };
@@ -2155,57 +1770,17 @@ export interface components {
             /** @description Card expiration year. */
             year: string;
         };
-        PaymentMethodDetachedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentMethodDetachedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentMethodData"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_method.detached";
         };
-        PaymentMethodUpdatedEvent: {
-            /** @description The API client that made the change. */
-            clientId: string | null;
-            /** @description When the change committed, ISO 8601 UTC with milliseconds. */
-            createdAt: string;
-            /** @description The customer the change concerns; null for an intent without one. */
-            customerId: string | null;
+        PaymentMethodUpdatedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["PaymentMethodData"];
-                previous: {
-                    [key: string]: unknown;
-                } | null;
             };
-            /**
-             * Format: uuid
-             * @description The event; also the `webhook-id` of its deliveries.
-             */
-            id: string;
-            /** @description The Idempotency-Key that request sent, if any. */
-            idempotencyKey: string | null;
-            /** @description The location (Platform-Restaurant-External-ID) the change was made under. */
-            locationId: string;
-            /** @description The request that made the change (its X-Request-Id). */
-            requestId: string | null;
             /** @constant */
             type: "payment_method.updated";
         };
@@ -2500,10 +2075,611 @@ export interface components {
             url: string;
         };
     };
-    responses: never;
-    parameters: never;
+    responses: {
+        /**
+         * @description The request is malformed or has invalid fields; nothing was changed.
+         *
+         *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+         *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
+         *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
+         *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
+         *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+         *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+         */
+        "Error400-1000-1001-1012-1002-1003-1004": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request is malformed or has invalid fields; nothing was changed.
+         *
+         *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
+         *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+         *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+         */
+        "Error400-1000-1003-1004": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The caller is not authenticated.
+         *
+         *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+         *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+         */
+        "Error401-4001-4002": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The caller is not authenticated.
+         *
+         *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
+         *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
+         *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+         */
+        "Error401-4004-4001-4002": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The caller is authenticated but may not do this.
+         *
+         *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
+         *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+         */
+        "Error403-4031-4032": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+         */
+        "Error404-2001": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+         *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+         *     - `2003` PAYMENT_METHOD_NOT_OWNED: The payment method does not belong to this customer.
+         */
+        "Error404-2001-2002-2003": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+         *     - `2004` DEFAULT_PAYMENT_METHOD_NOT_SET: No default payment method is set for this context name.
+         */
+        "Error404-2001-2004": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
+         */
+        "Error404-2006": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
+         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+         *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+         */
+        "Error404-2006-2001-2002": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
+         *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+         */
+        "Error404-2006-2002": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2007` EVENT_NOT_FOUND: The event does not exist (or is older than the retention period).
+         */
+        "Error404-2007": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2007` EVENT_NOT_FOUND: The event does not exist (or is older than the retention period).
+         *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
+         */
+        "Error404-2007-2008": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
+         */
+        "Error404-2008": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         */
+        "Error409-3001": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         */
+        "Error409-3001-3003": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         */
+        "Error409-3002-3001": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3004` CARD_LIMIT_REACHED: The customer already holds the most saved cards allowed. Remove one before saving another.
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         */
+        "Error409-3004-3001-3003": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3005` WEBHOOK_ENDPOINT_DISABLED: The webhook endpoint is disabled: enable it (PATCH status ENABLED) before redelivering to it.
+         */
+        "Error409-3005": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3006` EXTERNAL_REFERENCE_IN_USE: Another customer of this location holds this externalReferenceId.
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         */
+        "Error409-3006-3001": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3007` FINGERPRINT_IN_USE: Another card of this customer holds this fingerprint.
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         */
+        "Error409-3007-3001": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3008` WEBHOOK_ENDPOINT_LIMIT_REACHED: The location already holds the most webhook endpoints allowed. Remove one before making another.
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         */
+        "Error409-3008-3001-3003": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request body is too large.
+         *
+         *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+         */
+        "Error413-1005": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request body is too large.
+         *
+         *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+         */
+        "Error413-1005-bare": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request body is not JSON.
+         *
+         *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+         */
+        "Error415-1006": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request body is not JSON.
+         *
+         *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+         */
+        "Error415-1006-bare": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request is well formed but cannot be processed as sent.
+         *
+         *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
+         */
+        "Error422-1007": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Too many requests.
+         *
+         *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+         */
+        "Error429-4292": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Internal server error. The body never carries internal detail; quote requestId to support.
+         *
+         *     - `5000` INTERNAL_ERROR: Internal server error.
+         */
+        "Error500-5000": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description Internal server error. The body never carries internal detail; quote requestId to support.
+         *
+         *     - `5000` INTERNAL_ERROR: Internal server error.
+         */
+        "Error500-5000-bare": {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description A dependency is unavailable; retry with backoff.
+         *
+         *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+         *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
+         *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+         */
+        "Error503-5003-5006-5004": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description A dependency is unavailable; retry with backoff.
+         *
+         *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+         */
+        "Error503-5003-bare": {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description A dependency is unavailable; retry with backoff.
+         *
+         *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
+         *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+         *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
+         *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+         */
+        "Error503-5005-5003-5006-5004": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
+        WebhookReceived: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+    };
+    parameters: {
+        /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+        createdAfter: string;
+        /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+        createdBefore: string;
+        /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+        IdempotencyKey: string;
+        /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+        PlatformRestaurantExternalId: string;
+        /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
+        PlatformSessionSecret: string;
+        /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+        "webhook-id": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+        "webhook-signature": string;
+        /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+        "webhook-timestamp": string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
+        "Idempotent-Replayed": "true";
+        /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
+        RateLimit: string;
+        /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": string;
+        /** @description Seconds to wait before retrying. Only while an earlier attempt with the same Idempotency-Key runs. */
+        "Retry-After-Optional": string;
+        /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+        "X-Request-Id": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2520,8 +2696,7 @@ export interface operations {
             /** @description The key set. */
             200: {
                 headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2547,8 +2722,7 @@ export interface operations {
             /** @description An access token (a JWT in the RFC 9068 shape). */
             200: {
                 headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2558,8 +2732,7 @@ export interface operations {
             /** @description The request is malformed (ErrorMessage 1000/1001/1002, 1012 for JSON nested more than 32 levels deep, or OAuthError invalid_request, unsupported_grant_type, invalid_scope). */
             400: {
                 headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2571,89 +2744,29 @@ export interface operations {
                 headers: {
                     /** @description On the form-encoded grant: `Basic realm=...`. */
                     "WWW-Authenticate"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"] | components["schemas"]["OAuthError"];
                 };
             };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            413: components["responses"]["Error413-1005-bare"];
+            415: components["responses"]["Error415-1006-bare"];
             /** @description Too many failed logins for this client id from this address, or from this address across client ids (ErrorMessage 4291, or OAuthError too_many_attempts). Each attempt is counted before its secret is checked. */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorMessage"] | components["schemas"]["OAuthError"];
                 };
             };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            500: components["responses"]["Error500-5000-bare"];
+            503: components["responses"]["Error503-5003-bare"];
         };
     };
     getErrorCatalogPage: {
@@ -2668,8 +2781,7 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2690,8 +2802,7 @@ export interface operations {
             /** @description Alive. */
             200: {
                 headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2712,46 +2823,15 @@ export interface operations {
             /** @description Ready for traffic. */
             200: {
                 headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            500: components["responses"]["Error500-5000-bare"];
+            503: components["responses"]["Error503-5003-bare"];
         };
     };
     getOpenApiJson: {
@@ -2766,8 +2846,7 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2798,8 +2877,7 @@ export interface operations {
             /** @description The OpenAPI document. */
             200: {
                 headers: {
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2811,10 +2889,10 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
-                /** @description Only customers made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
-                createdAfter?: string;
-                /** @description Only customers made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
-                createdBefore?: string;
+                /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdAfter?: components["parameters"]["createdAfter"];
+                /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdBefore?: components["parameters"]["createdBefore"];
                 externalReferenceId?: string;
                 /** @description Customers per page, 1 to 100. */
                 limit?: number;
@@ -2823,7 +2901,7 @@ export interface operations {
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path?: never;
             cookie?: never;
@@ -2833,142 +2911,21 @@ export interface operations {
             /** @description A page of customers. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerListResponse"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     createCustomer: {
@@ -2976,9 +2933,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path?: never;
             cookie?: never;
@@ -2992,225 +2949,26 @@ export interface operations {
             /** @description The new customer record. */
             200: {
                 headers: {
-                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerResponse"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request is well formed but cannot be processed as sent.
-             *
-             *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            409: components["responses"]["Error409-3001-3003"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     getCustomer: {
@@ -3218,7 +2976,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The customer record. */
@@ -3231,161 +2989,22 @@ export interface operations {
             /** @description The customer record. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerResponse"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     eraseCustomer: {
@@ -3393,7 +3012,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The customer record. */
@@ -3406,181 +3025,23 @@ export interface operations {
             /** @description The customer is erased. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerDeletedResponse"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001"];
+            409: components["responses"]["Error409-3001"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     updateCustomer: {
@@ -3588,7 +3049,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The customer record. */
@@ -3605,232 +3066,34 @@ export interface operations {
             /** @description The customer after the change. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerResponse"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3006` EXTERNAL_REFERENCE_IN_USE: Another customer of this location holds this externalReferenceId.
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001"];
+            409: components["responses"]["Error409-3006-3001"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     listCustomerEvents: {
         parameters: {
             query?: {
-                /** @description Only events made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
-                createdAfter?: string;
-                /** @description Only events made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
-                createdBefore?: string;
+                /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdAfter?: components["parameters"]["createdAfter"];
+                /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdBefore?: components["parameters"]["createdBefore"];
                 /** @description Events per page, 1 to 100. */
                 limit?: number;
                 /** @description The last event of the previous page (its `id`): this page continues after it, newest first. */
@@ -3840,7 +3103,7 @@ export interface operations {
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The customer record. */
@@ -3853,161 +3116,22 @@ export interface operations {
             /** @description A page of the customer's events. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     listCustomerPaymentMethods: {
@@ -4018,9 +3142,9 @@ export interface operations {
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
                 /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
-                "Platform-Session-Secret"?: string;
+                "Platform-Session-Secret"?: components["parameters"]["PlatformSessionSecret"];
             };
             path: {
                 /** @description The customer record. */
@@ -4033,162 +3157,22 @@ export interface operations {
             /** @description The saved payment methods. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerPaymentMethodsResponse"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4004-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     saveCustomerPaymentMethod: {
@@ -4196,9 +3180,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The customer record. */
@@ -4215,14 +3199,10 @@ export interface operations {
             /** @description The card was already saved (same fingerprint) and is updated. */
             200: {
                 headers: {
-                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,245 +3212,27 @@ export interface operations {
             /** @description The card is saved. */
             201: {
                 headers: {
-                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentMethodData"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3004` CARD_LIMIT_REACHED: The customer already holds the most saved cards allowed. Remove one before saving another.
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request is well formed but cannot be processed as sent.
-             *
-             *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001"];
+            409: components["responses"]["Error409-3004-3001-3003"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     deleteCustomerPaymentMethod: {
@@ -4478,7 +3240,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 id: string;
@@ -4491,181 +3253,21 @@ export interface operations {
             /** @description The card and its default bindings are gone. */
             204: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
-             *     - `2003` PAYMENT_METHOD_NOT_OWNED: The payment method does not belong to this customer.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001-2002-2003"];
+            409: components["responses"]["Error409-3001"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     updateCustomerPaymentMethod: {
@@ -4673,7 +3275,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 id: string;
@@ -4690,225 +3292,25 @@ export interface operations {
             /** @description The card after the update. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentMethodData"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
-             *     - `2003` PAYMENT_METHOD_NOT_OWNED: The payment method does not belong to this customer.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3007` FINGERPRINT_IN_USE: Another card of this customer holds this fingerprint.
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001-2002-2003"];
+            409: components["responses"]["Error409-3007-3001"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     setDefaultPaymentMethod: {
@@ -4916,9 +3318,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The customer record. */
@@ -4935,246 +3337,27 @@ export interface operations {
             /** @description The default for the context. */
             200: {
                 headers: {
-                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DefaultPaymentMethodResponse"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
-             *     - `2003` PAYMENT_METHOD_NOT_OWNED: The payment method does not belong to this customer.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request is well formed but cannot be processed as sent.
-             *
-             *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001-2002-2003"];
+            409: components["responses"]["Error409-3001-3003"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     getDefaultPaymentMethod: {
@@ -5182,9 +3365,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
                 /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
-                "Platform-Session-Secret"?: string;
+                "Platform-Session-Secret"?: components["parameters"]["PlatformSessionSecret"];
             };
             path: {
                 /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
@@ -5198,163 +3381,22 @@ export interface operations {
             /** @description The default for the context. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DefaultPaymentMethodResponse"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             *     - `2004` DEFAULT_PAYMENT_METHOD_NOT_SET: No default payment method is set for this context name.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4004-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001-2004"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     deleteDefaultPaymentMethod: {
@@ -5362,7 +3404,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
@@ -5376,191 +3418,32 @@ export interface operations {
             /** @description The default that was removed. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DefaultPaymentMethodResponse"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             *     - `2004` DEFAULT_PAYMENT_METHOD_NOT_SET: No default payment method is set for this context name.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001-2004"];
+            409: components["responses"]["Error409-3001"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     listEvents: {
         parameters: {
             query?: {
-                /** @description Only events made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
-                createdAfter?: string;
-                /** @description Only events made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
-                createdBefore?: string;
+                /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdAfter?: components["parameters"]["createdAfter"];
+                /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdBefore?: components["parameters"]["createdBefore"];
                 /** @description Only the events of this customer. */
                 customerId?: string;
                 /** @description Events per page, 1 to 100. */
@@ -5572,7 +3455,7 @@ export interface operations {
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path?: never;
             cookie?: never;
@@ -5582,142 +3465,21 @@ export interface operations {
             /** @description A page of events. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["EventList"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     getEvent: {
@@ -5725,7 +3487,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The event. */
@@ -5738,161 +3500,22 @@ export interface operations {
             /** @description The event. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2007` EVENT_NOT_FOUND: The event does not exist (or is older than the retention period).
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     redeliverEvent: {
@@ -5900,7 +3523,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The event. */
@@ -5917,232 +3540,34 @@ export interface operations {
             /** @description The deliveries queued. */
             202: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RedeliveryList"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2007` EVENT_NOT_FOUND: The event does not exist (or is older than the retention period).
-             *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3005` WEBHOOK_ENDPOINT_DISABLED: The webhook endpoint is disabled: enable it (PATCH status ENABLED) before redelivering to it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2007-2008"];
+            409: components["responses"]["Error409-3005"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     listPaymentIntents: {
         parameters: {
             query?: {
-                /** @description Only payment intents made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
-                createdAfter?: string;
-                /** @description Only payment intents made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
-                createdBefore?: string;
+                /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdAfter?: components["parameters"]["createdAfter"];
+                /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdBefore?: components["parameters"]["createdBefore"];
                 /** @description Only this customer's intents. */
                 customerId?: string;
                 externalReferenceId?: string;
@@ -6155,7 +3580,7 @@ export interface operations {
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path?: never;
             cookie?: never;
@@ -6165,142 +3590,21 @@ export interface operations {
             /** @description A page of payment intents. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntentList"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     createPaymentIntent: {
@@ -6308,9 +3612,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path?: never;
             cookie?: never;
@@ -6324,244 +3628,27 @@ export interface operations {
             /** @description The new intent, in REQUIRES_PAYMENT_METHOD, with a new session secret. */
             201: {
                 headers: {
-                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request is well formed but cannot be processed as sent.
-             *
-             *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001"];
+            409: components["responses"]["Error409-3001-3003"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     getPaymentIntent: {
@@ -6569,9 +3656,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
                 /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
-                "Platform-Session-Secret"?: string;
+                "Platform-Session-Secret"?: components["parameters"]["PlatformSessionSecret"];
             };
             path: {
                 /** @description Payment intent identifier. */
@@ -6584,162 +3671,22 @@ export interface operations {
             /** @description The payment intent. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4004-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     updatePaymentIntent: {
@@ -6747,7 +3694,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description Payment intent identifier. */
@@ -6764,225 +3711,25 @@ export interface operations {
             /** @description The intent after the change. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
-             *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-             *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2006-2001-2002"];
+            409: components["responses"]["Error409-3002-3001"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     cancelPaymentIntent: {
@@ -6990,7 +3737,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description Payment intent identifier. */
@@ -7007,224 +3754,25 @@ export interface operations {
             /** @description The canceled intent. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2006"];
+            409: components["responses"]["Error409-3002-3001"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5005-5003-5006-5004"];
         };
     };
     capturePaymentIntent: {
@@ -7232,7 +3780,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description Payment intent identifier. */
@@ -7249,224 +3797,25 @@ export interface operations {
             /** @description The intent after the capture. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2006"];
+            409: components["responses"]["Error409-3002-3001"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5005-5003-5006-5004"];
         };
     };
     confirmPaymentIntent: {
@@ -7474,9 +3823,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
                 /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
-                "Platform-Session-Secret"?: string;
+                "Platform-Session-Secret"?: components["parameters"]["PlatformSessionSecret"];
             };
             path: {
                 /** @description Payment intent identifier. */
@@ -7493,225 +3842,25 @@ export interface operations {
             /** @description The intent after the processor's answer (a decline included: see `lastPaymentError`). */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentIntent"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
-             *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4004-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2006-2002"];
+            409: components["responses"]["Error409-3002-3001"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     listWebhookEndpoints: {
@@ -7724,7 +3873,7 @@ export interface operations {
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path?: never;
             cookie?: never;
@@ -7734,142 +3883,21 @@ export interface operations {
             /** @description A page of endpoints. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     createWebhookEndpoint: {
@@ -7877,9 +3905,9 @@ export interface operations {
             query?: never;
             header: {
                 /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path?: never;
             cookie?: never;
@@ -7893,245 +3921,27 @@ export interface operations {
             /** @description The endpoint, with its signing secret. */
             201: {
                 headers: {
-                    /** @description Present when this is the stored answer of an earlier attempt with the same Idempotency-Key. */
-                    "Idempotent-Replayed"?: "true";
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request conflicts with the current state.
-             *
-             *     - `3008` WEBHOOK_ENDPOINT_LIMIT_REACHED: The location already holds the most webhook endpoints allowed. Remove one before making another.
-             *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-             *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
-             */
-            409: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    "Retry-After"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request is well formed but cannot be processed as sent.
-             *
-             *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2008"];
+            409: components["responses"]["Error409-3008-3001-3003"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     getWebhookEndpoint: {
@@ -8139,7 +3949,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The webhook endpoint. */
@@ -8152,161 +3962,22 @@ export interface operations {
             /** @description The endpoint. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2008"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     deleteWebhookEndpoint: {
@@ -8314,7 +3985,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The webhook endpoint. */
@@ -8327,159 +3998,20 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2008"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     updateWebhookEndpoint: {
@@ -8487,7 +4019,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The webhook endpoint. */
@@ -8504,202 +4036,24 @@ export interface operations {
             /** @description The endpoint after the change. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-             *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-             *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is too large.
-             *
-             *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
-             */
-            413: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The request body is not JSON.
-             *
-             *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
-             */
-            415: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2008"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     listWebhookDeliveries: {
@@ -8714,7 +4068,7 @@ export interface operations {
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The webhook endpoint. */
@@ -8727,161 +4081,22 @@ export interface operations {
             /** @description A page of attempts. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryAttemptList"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2008"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -8889,7 +4104,7 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
-                "Platform-Restaurant-External-ID": string;
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
                 /** @description The webhook endpoint. */
@@ -8902,161 +4117,22 @@ export interface operations {
             /** @description The endpoint, with its new secret. */
             200: {
                 headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /**
-             * @description The request is malformed or has invalid fields; nothing was changed.
-             *
-             *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-             *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-             *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
-             */
-            400: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is not authenticated.
-             *
-             *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-             *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
-             */
-            401: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The caller is authenticated but may not do this.
-             *
-             *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-             *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
-             */
-            403: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description The record does not exist for this location.
-             *
-             *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
-             */
-            404: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Too many requests.
-             *
-             *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
-             */
-            429: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description Internal server error. The body never carries internal detail; quote requestId to support.
-             *
-             *     - `5000` INTERNAL_ERROR: Internal server error.
-             */
-            500: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
-            /**
-             * @description A dependency is unavailable; retry with backoff.
-             *
-             *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-             *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-             *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
-             */
-            503: {
-                headers: {
-                    /** @description What is left of the policy: `"client-location";r=<remaining>;t=<seconds to reset>`. */
-                    RateLimit?: string;
-                    /** @description The policy: `"client-location";q=<requests>;w=<window seconds>` (RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW_SECONDS). */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After": string;
-                    /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorMessage"];
-                };
-            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2008"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     "webhook.customer.created": {
@@ -9064,11 +4140,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9079,13 +4155,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.customer.deleted": {
@@ -9093,11 +4163,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9108,13 +4178,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.customer.updated": {
@@ -9122,11 +4186,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9137,13 +4201,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.default_payment_method.removed": {
@@ -9151,11 +4209,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9166,13 +4224,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.default_payment_method.set": {
@@ -9180,11 +4232,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9195,13 +4247,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_intent.canceled": {
@@ -9209,11 +4255,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9224,13 +4270,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_intent.created": {
@@ -9238,11 +4278,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9253,13 +4293,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_intent.payment_failed": {
@@ -9267,11 +4301,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9282,13 +4316,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_intent.processing": {
@@ -9296,11 +4324,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9311,13 +4339,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_intent.requires_capture": {
@@ -9325,11 +4347,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9340,13 +4362,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_intent.succeeded": {
@@ -9354,11 +4370,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9369,13 +4385,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_intent.updated": {
@@ -9383,11 +4393,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9398,13 +4408,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_method.attached": {
@@ -9412,11 +4416,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9427,13 +4431,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_method.detached": {
@@ -9441,11 +4439,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9456,13 +4454,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
     "webhook.payment_method.updated": {
@@ -9470,11 +4462,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
-                "webhook-id": string;
+                "webhook-id": components["parameters"]["webhook-id"];
                 /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
-                "webhook-signature": string;
+                "webhook-signature": components["parameters"]["webhook-signature"];
                 /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
-                "webhook-timestamp": string;
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
             };
             path?: never;
             cookie?: never;
@@ -9485,13 +4477,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookReceived"];
         };
     };
 }

@@ -4,7 +4,7 @@ import {
   cancelPaymentIntentRequestSchema,
   capturePaymentIntentRequestSchema,
   confirmPaymentIntentRequestSchema,
-  paymentIntentLifecycle,
+  STATUS_TABLE_POINTER,
   paymentIntentParamsSchema,
   paymentIntentSchema,
   toPaymentIntent,
@@ -30,7 +30,7 @@ The sandbox processor (PAYMENT_PROCESSOR=sandbox) decides by the card's last fou
 
 ${sandboxCardTable()}
 
-${paymentIntentLifecycle()}`,
+${STATUS_TABLE_POINTER}`,
   access: { scope: SCOPE.serverWrite, sessionSecret: { param: 'id', is: 'intentId' } },
   params: paymentIntentParamsSchema,
   body: { schema: confirmPaymentIntentRequestSchema, optional: true },
@@ -48,7 +48,7 @@ export const capturePaymentIntent = operation({
   operationId: 'capturePaymentIntent',
   tag,
   summary: 'Capture an authorized payment intent',
-  description: `Not in the spec. Captures \`amountToCapture\` (at most the authorized amount; all of it when left out) of a REQUIRES_CAPTURE intent: SUCCEEDED, with \`latestPayment.amount\` the amount captured. If the processor refuses the capture, the intent stays REQUIRES_CAPTURE with \`lastPaymentError\` (200; it is voided when its capture window ends). If the processor does not answer: 503 with Retry-After, nothing recorded. Two captures racing capture once.\n\n${paymentIntentLifecycle()}`,
+  description: `Not in the spec. Captures \`amountToCapture\` (at most the authorized amount; all of it when left out) of a REQUIRES_CAPTURE intent: SUCCEEDED, with \`latestPayment.amount\` the amount captured. If the processor refuses the capture, the intent stays REQUIRES_CAPTURE with \`lastPaymentError\` (200; it is voided when its capture window ends). If the processor does not answer: 503 with Retry-After, nothing recorded. Two captures racing capture once.\n\n${STATUS_TABLE_POINTER}`,
   access: { scope: SCOPE.serverWrite },
   params: paymentIntentParamsSchema,
   body: { schema: capturePaymentIntentRequestSchema, optional: true },
@@ -66,7 +66,7 @@ export const cancelPaymentIntent = operation({
   operationId: 'cancelPaymentIntent',
   tag,
   summary: 'Cancel a payment intent',
-  description: `Moves the intent to CANCELED, with the optional \`cancellationReason\`; its session secret stops working at once. An authorized intent (REQUIRES_CAPTURE) is voided at the processor first (503 with Retry-After if it does not answer, nothing recorded). PROCESSING cannot be canceled: wait for the processor's answer.\n\n${paymentIntentLifecycle()}`,
+  description: `Moves the intent to CANCELED, with the optional \`cancellationReason\`; its session secret stops working at once. An authorized intent (REQUIRES_CAPTURE) is voided at the processor first (503 with Retry-After if it does not answer, nothing recorded). PROCESSING cannot be canceled: wait for the processor's answer.\n\n${STATUS_TABLE_POINTER}`,
   access: { scope: SCOPE.serverWrite },
   params: paymentIntentParamsSchema,
   body: { schema: cancelPaymentIntentRequestSchema, optional: true },

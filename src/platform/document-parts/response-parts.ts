@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
+import { ERROR_DOCS_PATH } from '../errors/error-docs';
 import { errorMessageSchema } from '../errors/error-message.schemas';
 
 /*
@@ -10,12 +11,16 @@ import { errorMessageSchema } from '../errors/error-message.schemas';
  * headers) is in src/api/operation-parts.ts.
  */
 
-/** What every answer of the service carries. */
+/**
+ * What every answer of the service carries. Each header the document repeats
+ * is declared once, as a component (`header.id`), and referred to.
+ */
 export const ANSWER_HEADERS = z.object({
   'X-Request-Id': z.string().meta({
     description:
       "The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support.",
     example: '7c1f4b52-2d4e-4f0a-9a51-0f3c2b1d5e6a',
+    header: { id: 'X-Request-Id' },
   }),
 });
 
@@ -50,20 +55,54 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'A dependency is unavailable; retry with backoff.',
 };
 
-const retryAfter = z.string().regex(/^\d+$/).meta({ description: 'Seconds to wait before retrying.' });
+const retryAfter = z.string().regex(/^\d+$/);
+const RETRY_AFTER = 'Seconds to wait before retrying.';
 
 /** Headers the error answers of a status carry, besides ANSWER_HEADERS. */
 const HEADERS_BY_STATUS: Partial<Record<number, z.ZodObject>> = {
-  409: z.object({ 'Retry-After': retryAfter.optional() }),
-  429: z.object({ 'Retry-After': retryAfter }),
-  503: z.object({ 'Retry-After': retryAfter }),
+  409: z.object({
+    'Retry-After': retryAfter
+      .optional()
+      .meta({ description: `${RETRY_AFTER} Only while an earlier attempt with the same Idempotency-Key runs.`, header: { id: 'Retry-After-Optional' } }),
+  }),
+  429: z.object({ 'Retry-After': retryAfter.meta({ description: RETRY_AFTER, header: { id: 'Retry-After' } }) }),
+  503: z.object({ 'Retry-After': retryAfter.meta({ description: RETRY_AFTER, header: { id: 'Retry-After' } }) }),
 };
 
+const EXAMPLE_REQUEST_ID = '7c1f4b52-2d4e-4f0a-9a51-0f3c2b1d5e6a';
+
+/** The ErrorMessage each catalog entry answers, as the document's examples (components.examples, one per entry, referred to by each answer that can carry it). */
+export function errorExamples(): Record<ErrorCode, ReturnType<typeof exampleOf>> {
+  return Object.fromEntries((Object.keys(ERROR_CATALOG) as ErrorCode[]).map((code) => [code, exampleOf(code)])) as Record<
+    ErrorCode,
+    ReturnType<typeof exampleOf>
+  >;
+}
+
+/** The ErrorMessage a catalog entry answers, as the document's example of it. */
+function exampleOf(errorCode: ErrorCode) {
+  const entry = ERROR_CATALOG[errorCode];
+  return {
+    summary: `${entry.code} ${errorCode}`,
+    value: {
+      status: entry.status,
+      code: entry.code,
+      message: entry.message,
+      messageKey: errorCode,
+      link: `${ERROR_DOCS_PATH}#${errorCode}`,
+      requestId: EXAMPLE_REQUEST_ID,
+    },
+  };
+}
+
 /**
- * ErrorMessage answers for the given catalog codes, grouped by HTTP status, each
- * status's description listing the `code` values it can carry.
+ * ErrorMessage answers for the given catalog codes, grouped by HTTP status:
+ * each status's description lists the `code` values it can carry, and its
+ * examples are one answer per code. An answer is a component named by its
+ * status and codes (operations that can answer the same share it), and
+ * `extraHeaders` (the /v1 operations' RateLimit fields) are added to each.
  */
-export function errorResponses(errorCodes: readonly ErrorCode[]): ZodOpenApiResponsesObject {
+export function errorResponses(errorCodes: readonly ErrorCode[], extraHeaders?: z.ZodObject): ZodOpenApiResponsesObject {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const errorCode of errorCodes) {
     const { status } = ERROR_CATALOG[errorCode];
@@ -71,12 +110,31 @@ export function errorResponses(errorCodes: readonly ErrorCode[]): ZodOpenApiResp
   }
   const responses: ZodOpenApiResponsesObject = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const description = [STATUS_TEXT[status] ?? 'Error.', '', ...codes.map(catalogLine)].join('\n');
-    const headers = HEADERS_BY_STATUS[status];
-    const response = jsonResponse(description, errorMessageSchema);
-    responses[`${status}` as `4${string}`] = headers ? { ...response, headers: ANSWER_HEADERS.extend(headers.shape) } : response;
+    // Named by the status and the catalog's numbers of its codes (the description lists them by name).
+    const id = [`Error${status}`, ...codes.map((code) => ERROR_CATALOG[code].code), ...(extraHeaders === undefined ? ['bare'] : [])].join('-');
+    responses[`${status}` as `4${string}`] = sharedErrorResponses.get(id) ?? errorResponse(id, status, codes, extraHeaders);
   }
   return responses;
+}
+
+/** Each shared answer is one object: the document registers it once, by its id, and every operation refers to it. */
+const sharedErrorResponses = new Map<string, ZodOpenApiResponseObject>();
+
+function errorResponse(id: string, status: number, codes: readonly ErrorCode[], extraHeaders: z.ZodObject | undefined): ZodOpenApiResponseObject {
+  const description = [STATUS_TEXT[status] ?? 'Error.', '', ...codes.map(catalogLine)].join('\n');
+  const statusHeaders = HEADERS_BY_STATUS[status];
+  let headers = statusHeaders === undefined ? ANSWER_HEADERS : ANSWER_HEADERS.extend(statusHeaders.shape);
+  if (extraHeaders !== undefined) headers = headers.extend(extraHeaders.shape);
+  const response: ZodOpenApiResponseObject = {
+    id,
+    description,
+    headers,
+    content: {
+      'application/json': { schema: errorMessageSchema, examples: Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/examples/${code}` }])) },
+    },
+  };
+  sharedErrorResponses.set(id, response);
+  return response;
 }
 
 /** What any operation behind the bearer token and the location header can answer besides its own errors. */

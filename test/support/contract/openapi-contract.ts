@@ -8,6 +8,7 @@ interface MediaType {
 }
 interface ResponseObject {
   content?: Record<string, MediaType>;
+  $ref?: string;
 }
 interface Operation {
   responses: Record<string, ResponseObject>;
@@ -78,9 +79,18 @@ export interface ObservedResponse {
   body: string;
 }
 
+/** A response declared once (`components.responses`) and referred to, as it is declared. */
+function resolved(response: ResponseObject | undefined): ResponseObject | undefined {
+  const name = response?.$ref?.replace('#/components/responses/', '');
+  if (name === undefined) return response;
+  const target = (contractDocument.components.responses as Record<string, ResponseObject> | undefined)?.[name];
+  if (target === undefined) throw new Error(`the document refers to a response it does not declare: ${String(response?.$ref)}`);
+  return target;
+}
+
 /** What is wrong with a response, by the document; empty when nothing is. */
 export function contractProblems(observed: ObservedResponse, operation: Operation): string[] {
-  const declared = operation.responses[String(observed.status)] ?? operation.responses.default;
+  const declared = resolved(operation.responses[String(observed.status)] ?? operation.responses.default);
   if (declared === undefined) {
     return [`status ${observed.status} is not declared (declared: ${Object.keys(operation.responses).join(', ')})`];
   }
