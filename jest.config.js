@@ -35,10 +35,15 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|uuid|@electric-sql/pglite)/)'],
   testTimeout: 30000,
+  // Two test files at a time on the two cores these machines have (Jest's default is one fewer than the cores);
+  // more oversubscribes the CPU, and the process tests' services, each creating an embedded database, time out.
+  maxWorkers: 2,
   // Every response is held to the OpenAPI document, and the last test checks
   // that every documented operation was exercised (test/support/contract/).
   setupFilesAfterEnv: ['<rootDir>/test/support/contract/contract-setup.ts'],
   // The keyring secrets are sealed with, as server.ts sets it at start-up.
   setupFiles: ['<rootDir>/test/support/secret-box-setup.ts'],
+  // One migrated PGlite data folder for the run; each file's database starts as a copy of it.
+  globalSetup: '<rootDir>/test/support/pglite-template-setup.ts',
   testSequencer: '<rootDir>/test/support/contract/contract-sequencer.js',
 };

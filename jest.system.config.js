@@ -12,4 +12,6 @@ module.exports = {
   roots: ['<rootDir>/test/system'],
   testPathIgnorePatterns: ['/node_modules/'],
   globalSetup: '<rootDir>/test/support/system-requirements.js',
+  // One file at a time: these break networks, restart servers and time their recovery.
+  maxWorkers: 1,
 };

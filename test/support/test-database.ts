@@ -3,6 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import { openDatabase, type DatabaseKind } from '../../src/platform/db/database';
 import { migrateToLatest } from '../../src/platform/db/migration-source';
 import { createLogger } from '../../src/platform/logger';
+import { pgliteTemplate } from './pglite-template';
 
 export interface TestDatabase {
   knex: Knex;
@@ -28,7 +29,9 @@ export async function openTestDatabase(options: { poolMax?: number; migrate?: bo
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const migrate = options.migrate === false ? async () => undefined : migrateToLatest;
   if (databaseUrl === undefined) {
-    const { knex, kind } = openDatabase({ poolMax: 1, ...POOL });
+    // A copy of the migrated template (pglite-template.ts), when migrated; migrating it again finds nothing to do.
+    const template = options.migrate === false ? undefined : pgliteTemplate();
+    const { knex, kind } = openDatabase({ poolMax: 1, ...POOL, ...(template === undefined ? {} : { pgliteTemplate: template }) });
     await migrate(knex);
     return { knex, kind, close: () => knex.destroy() };
   }

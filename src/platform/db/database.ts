@@ -16,6 +16,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** Where PGlite keeps its files; unset means in memory (tests). */
   dataDir?: string;
+  /** An in-memory PGlite starts from this copy of a data folder (PGlite's dumpDataDir), e.g. one already migrated (the tests' template). */
+  pgliteTemplate?: Blob;
   poolMax: number;
   acquireTimeoutMs: number;
   statementTimeoutMs: number;
@@ -90,7 +92,7 @@ function postgresConfig(databaseUrl: string, options: DatabaseOptions): ConfigWi
     connection: {
       connectionString: databaseUrl,
       application_name: 'customer-payment-profiles',
-      // Behind PgBouncer the role's own statement_timeout applies (README, PgBouncer).
+      // Behind PgBouncer the role's own statement_timeout applies (docs/deployment.md, PgBouncer).
       ...(pooled ? {} : { statement_timeout: options.statementTimeoutMs }),
       query_timeout: options.statementTimeoutMs + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
       // A server that does not answer a connect attempt must not hold a request
@@ -107,7 +109,7 @@ function postgresConfig(databaseUrl: string, options: DatabaseOptions): ConfigWi
 
 function pgliteConfig(options: DatabaseOptions): Knex.Config {
   if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = new PGlite(options.dataDir);
+  const pglite = options.pgliteTemplate === undefined ? new PGlite(options.dataDir) : new PGlite({ loadDataDir: options.pgliteTemplate });
   // PGlite is one connection: knex-pglite fixes the pool at 1, and requests queue for it.
   return {
     client: ClientPgLite as unknown as typeof knexFactory.Client,

@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import knexFactory from 'knex';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../../../src/platform/db/prepared-statement';
 import { openTestDatabase } from '../../support/test-database';
@@ -32,9 +31,9 @@ it('names the statement by default, and leaves it unnamed behind PgBouncer', asy
 
 it('writes a text array literal PostgreSQL reads back element for element, quotes, backslashes, commas and braces included', async () => {
   const values = ['REQUIRES_CAPTURE', '%0192f0a4-7c1e-7d3a-9b1e-1c2d3e4f5a6b%', 'a,b', '{x}', 'say "hi"', 'back\\slash', ' padded ', ''];
-  const database = new PGlite();
+  const database = await openTestDatabase();
   try {
-    const { rows } = await database.query<{ values: string[] }>('select $1::text[] as values', [textArrayLiteral(values)]);
+    const { rows } = (await database.knex.raw('select ?::text[] as values', [textArrayLiteral(values)])) as { rows: Array<{ values: string[] }> };
     expect(rows[0]?.values).toEqual(values);
   } finally {
     await database.close();
@@ -53,7 +52,7 @@ describe('a statement with named parameters', () => {
   });
 
   it('runs on PostgreSQL (PGlite) with the values in their places, in a transaction too', async () => {
-    const database = await openTestDatabase({ migrate: false });
+    const database = await openTestDatabase();
     const { knex } = database;
     try {
       expect(await runNamed(knex, NAMED, { a: 2, b: 3 })).toEqual([{ sum: 5, a: 2, has_key: true }]);

@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase } from '../../src/platform/db/database';
+import { migrateToLatest } from '../../src/platform/db/migration-source';
+import { createLogger } from '../../src/platform/logger';
+import { saveTemplate, templatePath } from './pglite-template';
+
+/**
+ * Jest's global set-up for `npm test` on PGlite: the migrated template every
+ * test file's database starts from (pglite-template.ts), made if missing.
+ * With DATABASE_URL set the tests use that server, and nothing is made.
+ */
+export default async function makePgliteTemplate(): Promise<void> {
+  if (process.env.DATABASE_URL || existsSync(templatePath())) return;
+  const { knex } = openDatabase({ poolMax: 1, acquireTimeoutMs: 60_000, statementTimeoutMs: 60_000, logger: createLogger({ level: 'silent' }) });
+  try {
+    await migrateToLatest(knex);
+    const pglite = (knex.client as { config: { connection: { pglite: PGlite } } }).config.connection.pglite;
+    saveTemplate(Buffer.from(await (await pglite.dumpDataDir('gzip')).arrayBuffer()));
+  } finally {
+    await knex.destroy();
+  }
+}
