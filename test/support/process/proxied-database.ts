@@ -13,8 +13,8 @@ export interface ProxiedDatabase {
   proxy: TcpProxy;
   proxiedUrl: string;
   direct: Knex;
-  /** Polls until a backend of this database waits on a lock: a write held by the test's lock is under way. */
-  waitForLockWaiter(): Promise<void>;
+  /** Polls until `count` backends of this database (one by default) wait on a lock: the writes held by the test's lock are under way. */
+  waitForLockWaiter(count?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,13 +31,13 @@ export async function proxiedDatabase(): Promise<ProxiedDatabase> {
     proxy,
     proxiedUrl: proxied.toString(),
     direct,
-    async waitForLockWaiter() {
+    async waitForLockWaiter(count = 1) {
       for (let attempt = 0; attempt < 200; attempt += 1) {
         const result = await direct.raw("select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-        if ((result.rows as Array<{ count: number }>)[0]?.count) return;
+        if (((result.rows as Array<{ count: number }>)[0]?.count ?? 0) >= count) return;
         await sleep(50);
       }
-      throw new Error('no backend ever waited on a lock');
+      throw new Error(`fewer than ${count} backends ever waited on a lock`);
     },
     async close() {
       await direct.destroy();

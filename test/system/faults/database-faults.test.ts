@@ -201,7 +201,8 @@ describe('a claim whose insert commits after its connection was cut', () => {
     await direct.raw('create or replace trigger landed_claims after insert on idempotency_keys for each row execute function log_landed_claim()');
     const release = await holdLock('idempotency_keys', 'exclusive');
     const attempts = keys.map((key) => createCustomer(location, key).then((response) => response));
-    await proxied.waitForLockWaiter();
+    // Every claim's insert at the server, waiting on the lock: each one lands once the lock goes (on a loaded machine some take a while to get there).
+    await proxied.waitForLockWaiter(keys.length);
     proxy.cutAll();
     await release();
     for (const attempt of await Promise.all(attempts)) expectServiceUnavailable(attempt);
