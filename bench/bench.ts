@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the service's production build under load, beside its own
  * ceilings measured in the same run, so every figure is also a ratio that
- * survives a noisy machine. See README's Performance section.
+ * survives a noisy machine. See docs/performance.md.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -38,7 +38,7 @@ const SCENARIO_DRAIN_SECONDS = 900;
 /** The tables the scenarios and the consumables' seeding write, vacuumed and analyzed before measuring on them. */
 const WRITTEN_TABLES =
   'customers, payment_methods, default_payment_methods, payment_intents, events, event_outbox, webhook_deliveries, sandbox_processor_operations';
-/** The overload scenario's OVERLOAD_MAX_IN_FLIGHT, per connection of the load a process sustains (README, Load shedding). */
+/** The overload scenario's OVERLOAD_MAX_IN_FLIGHT, per connection of the load a process sustains (docs/deployment.md, Load shedding). */
 const OVERLOAD_IN_FLIGHT_PER_CONNECTION = 1;
 /** The overload scenario's OVERLOAD_REPEAT_HOLD_MS: the service's default, stated so the report can name it. */
 const OVERLOAD_REPEAT_HOLD_MS = 100;
@@ -269,7 +269,7 @@ async function measureNodeComparison(context: Context, results: BenchResults, ot
  * Overload: scenario 1 at the first connection count (what a process
  * sustains: its throughput is reached there), then at four times as many,
  * then at the first again at once, on a service whose OVERLOAD_MAX_IN_FLIGHT
- * is the sustained count: what README's tuning rule gives (twice it let the
+ * is the sustained count: what docs/deployment.md's tuning rule gives (twice it let the
  * served p99 reach about 3× the sustained one: Little's law, twice the queue).
  */
 async function measureOverload(context: Context, results: BenchResults): Promise<void> {

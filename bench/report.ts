@@ -16,7 +16,7 @@ export const coresAllow = (cores: number, cpu: CpuCost | undefined): number | un
 const cpuCell = (cpu: CpuCost | undefined): string =>
   cpu === undefined ? '–' : `${cpu.serverMicros} / ${cpu.loadGeneratorMicros} / ${cpu.postgresMicros}, ${cpu.machineBusyPercent} %`;
 
-/** The run as Markdown: what README's Performance section shows. */
+/** The run as Markdown: what docs/performance.md shows. */
 export function markdownReport(results: BenchResults): string {
   const { machine, settings } = results;
   const lines = [

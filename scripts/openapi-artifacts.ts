@@ -16,40 +16,48 @@ const ROOT = path.resolve(__dirname, '..');
 export const ARTIFACT_PATHS = {
   document: path.join(ROOT, 'openapi/openapi.yaml'),
   clientTypes: path.join(ROOT, 'clients/typescript/src/api-types.ts'),
-  readme: path.join(ROOT, 'README.md'),
+  authenticationPage: path.join(ROOT, 'docs/authentication.md'),
+  checkoutPage: path.join(ROOT, 'docs/checkout.md'),
 } as const;
 
 /**
- * README's parts rendered from the code, each between its two markers: the
- * scope table from the operations, the status table from payment-intent-status.ts,
- * the sandbox's test cards from sandbox-cards.ts.
+ * The docs' parts rendered from the code, each between its two markers in its
+ * page: the scope table from the operations, the status table from
+ * payment-intent-status.ts, the sandbox's test cards from sandbox-cards.ts.
  */
-const GENERATED_README_PARTS = [
+const GENERATED_PARTS: Array<{ page: 'authenticationPage' | 'checkoutPage'; start: string; end: string; render: () => string }> = [
   {
+    page: 'authenticationPage',
     start: '<!-- scope table: generated from the operations by `npm run openapi`; edit the declarations, not these lines -->',
     end: '<!-- end of the scope table -->',
     render: () => scopeTable(inReadingOrder(API_OPERATIONS)),
   },
   {
+    page: 'checkoutPage',
     start: '<!-- status table: generated from payment-intent-status.ts by `npm run openapi`; edit the table there, not these lines -->',
     end: '<!-- end of the status table -->',
     render: paymentIntentLifecycle,
   },
   {
+    page: 'checkoutPage',
     start: '<!-- sandbox cards: generated from sandbox-cards.ts by `npm run openapi`; edit the cards there, not these lines -->',
     end: '<!-- end of the sandbox cards -->',
     render: sandboxCardTable,
   },
 ];
 
-/** README with its generated parts rendered afresh. */
-function readmeWithGeneratedParts(readme: string): string {
-  return GENERATED_README_PARTS.reduce((text, part) => {
-    const start = text.indexOf(part.start);
-    const end = text.indexOf(part.end);
-    if (start < 0 || end < start) throw new Error(`README.md lacks the markers: ${part.start} … ${part.end}`);
-    return `${text.slice(0, start + part.start.length)}\n${part.render()}\n${text.slice(end)}`;
-  }, readme);
+/** A page with its generated parts rendered afresh. */
+async function pageWithGeneratedParts(page: 'authenticationPage' | 'checkoutPage'): Promise<string> {
+  const file = ARTIFACT_PATHS[page];
+  return GENERATED_PARTS.filter((part) => part.page === page).reduce(
+    (text, part) => {
+      const start = text.indexOf(part.start);
+      const end = text.indexOf(part.end);
+      if (start < 0 || end < start) throw new Error(`${path.relative(ROOT, file)} lacks the markers: ${part.start} … ${part.end}`);
+      return `${text.slice(0, start + part.start.length)}\n${part.render()}\n${text.slice(end)}`;
+    },
+    await readFile(file, 'utf8'),
+  );
 }
 
 /** TypeScript types of every path and schema, for the openapi-fetch client. */
@@ -63,7 +71,8 @@ export async function renderArtifacts(): Promise<Record<keyof typeof ARTIFACT_PA
   return {
     document: documentYaml(document),
     clientTypes: await clientTypes(document),
-    readme: readmeWithGeneratedParts(await readFile(ARTIFACT_PATHS.readme, 'utf8')),
+    authenticationPage: await pageWithGeneratedParts('authenticationPage'),
+    checkoutPage: await pageWithGeneratedParts('checkoutPage'),
   };
 }
 

@@ -2,7 +2,7 @@ import { syncArtifacts } from './openapi-artifacts';
 
 /**
  * `npm run openapi` regenerates openapi/openapi.yaml, the typed client's
- * types (clients/typescript) and README's generated tables;
+ * types (clients/typescript) and the generated tables of docs/;
  * `npm run openapi -- --check` (CI) fails when the committed files differ.
  */
 async function main(): Promise<void> {

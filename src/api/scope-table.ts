@@ -16,7 +16,7 @@ function accessText(access: Access): string {
 
 /**
  * Who may call each /v1 operation, as a Markdown table: the document's
- * description and README carry it, both rendered from the declarations.
+ * description and docs/authentication.md carry it, both rendered from the declarations.
  */
 export function scopeTable(operations: readonly Operation<never>[]): string {
   return [

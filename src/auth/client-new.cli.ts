@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { secretsFilePath } from '../platform/secrets/secrets-folder';
 import { apiClientSchema, type ApiClient } from './api-clients';
 import { hashClientSecret, newClientSecret } from './client-secret';
 import { ALL_LOCATIONS } from './scopes';
@@ -9,7 +10,8 @@ const USAGE = `npm run client:new -- --id <clientId> --scope <scope> [--scope <s
 Prints a new API client's secret once, and its entry for AUTH_CLIENTS_FILE (or
 AUTH_CLIENTS): a JSON array holding the entry, to paste as is or merge into
 an existing array. With --append FILE the entry is added to that clients file
-(created with mode 0600 if missing; a client id already in it is refused).
+(created with mode 0600 if missing; a client id already in it is refused); a
+bare file name goes into deploy/secrets/ (git-ignored).
 Without --location the client may act for every location.`;
 
 /** Adds the entry to the clients file's array, refusing a client id it already holds. */
@@ -48,9 +50,10 @@ async function main(): Promise<void> {
     console.error(entry.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n'));
     process.exit(1);
   }
-  if (values.append !== undefined) {
+  const file = values.append === undefined ? undefined : secretsFilePath(values.append);
+  if (file !== undefined) {
     try {
-      appendTo(values.append, entry.data);
+      appendTo(file, entry.data);
     } catch (error) {
       console.error((error as Error).message);
       process.exit(1);
@@ -60,7 +63,7 @@ async function main(): Promise<void> {
   console.error(`clientId:     ${entry.data.clientId}`);
   console.error(`clientSecret: ${secret}`);
   console.error('(the secret is shown only now; the service keeps only its hash)');
-  console.error(values.append === undefined ? 'The entry, for AUTH_CLIENTS_FILE (or AUTH_CLIENTS):' : `Added to ${values.append}:`);
+  console.error(file === undefined ? 'The entry, for AUTH_CLIENTS_FILE (or AUTH_CLIENTS):' : `Added to ${file}:`);
   console.log(JSON.stringify([entry.data], null, 2));
 }
 

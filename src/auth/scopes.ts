@@ -1,7 +1,7 @@
 /**
  * The spec's scopes (the flow's two, and the two further ones its operations
  * use), then this service's own: reading the change log, and managing the
- * webhook endpoints it is delivered to (README, Events and webhooks).
+ * webhook endpoints it is delivered to (docs/events-and-webhooks.md).
  */
 export const SCOPES = [
   'spi.customers:read',

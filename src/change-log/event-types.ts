@@ -1,4 +1,4 @@
-/** Every event type, exactly as integrators subscribe to them (README, Events). */
+/** Every event type, exactly as integrators subscribe to them (docs/events-and-webhooks.md). */
 export const EVENT_TYPES = [
   'customer.created',
   'customer.updated',

@@ -3,7 +3,7 @@ import type { PaymentError, ProcessorCard } from './payment-processor';
 /**
  * What the sandbox answers for a card, by its last four digits, as processors'
  * test cards do. Every other card is approved. The document's confirm
- * operation and README's table are rendered from here (sandboxCardTable).
+ * operation and docs/checkout.md's table are rendered from here (sandboxCardTable).
  */
 export const SANDBOX_CARDS = {
   '0002': { code: 'card_declined', declineCode: 'generic_decline', message: 'The card was declined.' },
@@ -41,7 +41,7 @@ export function sandboxDecline(card: ProcessorCard, now: Date): PaymentError | u
   return hasExpired(card.expiry, now) ? EXPIRED : undefined;
 }
 
-/** The sandbox's test cards as a Markdown table: the confirm operation's description and README both show it. */
+/** The sandbox's test cards as a Markdown table: the confirm operation's description and docs/checkout.md both show it. */
 export function sandboxCardTable(): string {
   const outcome = (error: PaymentError) =>
     isProcessingError(error)

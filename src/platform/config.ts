@@ -43,7 +43,7 @@ const environmentSchema = z
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     /** Prometheus metrics are served on this port only (never on PORT); 0 turns them off. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
-    /** Node's HTTP limits: see README's deployment section for why these values. */
+    /** Node's HTTP limits: see docs/deployment.md for why these values. */
     HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(15_000),
     HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(30_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(65_000),
@@ -57,7 +57,7 @@ const environmentSchema = z
     // Above the statement timeout plus the wait for a connection, by default.
     REQUEST_TIMEOUT_MS: positiveInt.default(10_000),
     /**
-     * Load shedding (README, Deployment): requests in flight beyond which a new
+     * Load shedding (docs/deployment.md): requests in flight beyond which a new
      * one is answered 503 SERVICE_OVERLOADED at once instead of queued; 0 turns
      * the bound off.
      */
@@ -94,7 +94,7 @@ const environmentSchema = z
      * in transaction pooling mode, where a server connection is the service's
      * for one transaction only: no named prepared statements, no session
      * settings (statement_timeout goes on the database role instead), and
-     * migrations over MIGRATIONS_DATABASE_URL, past the pooler (README, PgBouncer).
+     * migrations over MIGRATIONS_DATABASE_URL, past the pooler (docs/deployment.md, PgBouncer).
      */
     DB_POOLER: z.enum(['none', 'pgbouncer']).default('none'),
     /** The same database reached without the pooler: migrations' advisory lock needs a session of its own. DATABASE_URL when unset. */
@@ -212,7 +212,7 @@ const environmentSchema = z
     WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().positive().default(5),
     /** Whether this replica delivers webhooks (every replica does by default; they never send one event twice). */
     WEBHOOK_DELIVERY: booleanFlag.default(true),
-    /** The payment processor confirms, captures and voids go to. Only the sandbox exists for now (README, Payment intents). */
+    /** The payment processor confirms, captures and voids go to. Only the sandbox exists for now (docs/checkout.md). */
     PAYMENT_PROCESSOR: z.enum(['sandbox']).default('sandbox'),
     /** Lets NODE_ENV=production start with the sandbox processor (a staging box), at the operator's word: it moves no money. */
     ALLOW_SANDBOX_PROCESSOR: booleanFlag.default(false),

@@ -10,7 +10,7 @@ import { startSourceService, type RunningService } from '../support/process/serv
  * and answer of a whole session against openapi/openapi.yaml: the checkout,
  * the cards and defaults, the events, the webhook endpoints, the erasure and
  * the usual refusals. It reports each mismatch in an `sl-violations` header;
- * none may appear. README (the OpenAPI document) gives the same command.
+ * none may appear. docs/openapi-and-client.md gives the same command.
  */
 const ROOT = path.resolve(__dirname, '../..');
 const LOCATION = 'prism-location';

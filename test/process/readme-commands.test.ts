@@ -3,23 +3,23 @@ import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { documentationFiles, readDoc, ROOT } from '../support/docs-blocks';
 import { startServiceByShell, startSourceService } from '../support/process/service-process';
 
 /**
- * README's shell blocks that are commands rather than API calls: every
- * command line of every ```sh block is either run here as written, run by
- * README's API-snippet test, or is a step `.ci/run` itself runs word for word
- * (the suite, the document's check and lint, the browser test). A new block
- * that none of these covers fails the first test.
+ * The shell blocks of README and docs/ that are commands rather than API
+ * calls: every command line of every ```sh block is either run here as
+ * written, run by the API-snippet test, or is a step `.ci/run` itself runs
+ * word for word (the suite, the document's check and lint, the browser test).
+ * A new block that none of these covers fails the first test.
  */
-const ROOT = path.resolve(__dirname, '../..');
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const CI_RUN = readFileSync(path.join(ROOT, '.ci/run'), 'utf8');
 
 /** The command lines of every ```sh block: comments, blank lines and continuations dropped, trailing comments cut. */
 function shellCommandLines(): string[] {
   const lines: string[] = [];
-  for (const [, block] of README.matchAll(/```sh\n([\s\S]*?)```/g)) {
+  const blocks = documentationFiles().flatMap((file) => [...readDoc(file).matchAll(/```sh\n([\s\S]*?)```/g)]);
+  for (const [, block] of blocks) {
     let continued = false;
     for (const raw of (block as string).split('\n')) {
       const line = raw.replace(/\s+#\s.*$/, '').trim();
@@ -74,7 +74,7 @@ const npmEnv = {
   npm_config_update_notifier: 'false',
 };
 
-describe("README's shell commands", () => {
+describe('the shell commands of README and docs/', () => {
   it('are each run: here, by the API-snippet test, or word for word by .ci/run', () => {
     const unaccounted = shellCommandLines().filter((line) => !isApiSnippet(line) && !(line in RUN_BY_CI) && !RUN_HERE.includes(line));
     expect(unaccounted).toEqual([]);
@@ -110,14 +110,15 @@ describe("README's shell commands", () => {
     expect(stdout).toContain('OpenAPI artifacts are up to date.');
   }, 150_000);
 
-  it('`npm run client:new -- … --append clients.json` makes a 0600 clients file the service accepts', async () => {
+  it('`npm run client:new -- … --append clients.json` makes a 0600 clients file in deploy/secrets/ the service accepts', async () => {
     // A folder that looks like a fresh clone to npm (the package, its dependencies and sources), so clients.json lands there.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cpp-readme-cli-'));
     for (const entry of ['package.json', 'node_modules', 'src', 'tsconfig.json']) symlinkSync(path.join(ROOT, entry), path.join(dir, entry));
     try {
       const line = RUN_HERE[2] as string;
       const { stdout, stderr } = await run('bash', ['-c', line], { cwd: dir, env: npmEnv, timeout: 60_000 });
-      const file = path.join(dir, 'clients.json');
+      // A bare name goes into deploy/secrets/ (git-ignored), never the project's root.
+      const file = path.join(dir, 'deploy/secrets/clients.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const clients = JSON.parse(readFileSync(file, 'utf8')) as { clientId: string; secretHash: string; scopes: string[]; locations: string[] }[];
       expect(clients).toEqual([

@@ -1,32 +1,22 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
+import { blocksOf, ROOT } from '../support/docs-blocks';
 import { devClientToken, startSourceService, type RunningService } from '../support/process/service-process';
 import { freePort } from '../support/process/free-port';
 import { eventually } from '../support/webhook-receiver';
 
 /**
- * README's API snippets, run as written against a started service, top to
- * bottom, in one shell: the quick start's login, the two token forms, then
- * every block of "Endpoints" and "Payment intents: the checkout", each taking the ids it needs from the answers before it. Only the
- * service's address is rewritten (it listens on a free port here).
+ * The API snippets of README and docs/, run as written against a started
+ * service, top to bottom, in one shell: the quick start's login, README's
+ * first calls, the two token forms, then every block of docs/endpoints.md,
+ * docs/checkout.md and docs/events-and-webhooks.md, each taking the ids it
+ * needs from the answers before it. Only the service's address is rewritten
+ * (it listens on a free port here).
  */
-const ROOT = path.resolve(__dirname, '../..');
-const README = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-
-/** The ```lang blocks between a heading and the next heading of the same level. */
-function blocksOf(heading: string, lang = 'sh'): string[] {
-  const start = README.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README has no section ${heading}`);
-  const level = heading.split(' ')[0] as string;
-  const next = README.indexOf(`\n${level} `, start + heading.length + 1);
-  const section = README.slice(start, next < 0 ? undefined : next);
-  return [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1] as string);
-}
-
 let service: RunningService;
 beforeAll(async () => {
   // Deliveries looked for every 100 ms, so the receiver's test does not wait on the default second.
@@ -36,18 +26,20 @@ afterAll(() => service.stop());
 
 describe("README's API snippets", () => {
   it('run top to bottom as written, every call answered without an error', async () => {
-    const quickStart = blocksOf('## Quick start').find((block) => block.includes('TOKEN=$(')) ?? '';
+    const quickStart = blocksOf('README.md', '## Quick start').find((block) => block.includes('TOKEN=$(')) ?? '';
     const script = [
       'set -euo pipefail',
       quickStart,
-      blocksOf('## Authentication')[0] ?? '',
-      ...blocksOf('## Endpoints'),
-      ...blocksOf('## Payment intents: the checkout'),
-      ...blocksOf('## Events and webhooks'),
+      ...blocksOf('README.md', '## First calls'),
+      blocksOf('docs/authentication.md', '# Authentication')[0] ?? '',
+      ...blocksOf('docs/endpoints.md', '# Endpoints'),
+      ...blocksOf('docs/checkout.md', '# Payment intents: the checkout'),
+      ...blocksOf('docs/events-and-webhooks.md', '# Events and webhooks'),
     ]
       .join('\n')
       .replaceAll('http://localhost:8080', service.baseUrl);
     expect(script).toContain('BROWSER_TOKEN=$(');
+    expect(script).toContain('PAYOR=$(');
 
     const { stdout } = await promisify(execFile)('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
     // Every answer printed is a success: no ErrorMessage among them.
@@ -68,7 +60,7 @@ describe("README's API snippets", () => {
   }, 90_000);
 
   it('include a webhook receiver that verifies real deliveries as saved', async () => {
-    const [program] = blocksOf('## Events and webhooks', 'ts');
+    const [program] = blocksOf('docs/events-and-webhooks.md', '# Events and webhooks', 'ts');
     expect(program).toContain("from 'standardwebhooks'");
     // Saved in the checkout (git-ignored test-output/), so that it imports the project's standardwebhooks.
     mkdirSync(path.join(ROOT, 'test-output'), { recursive: true });
@@ -103,7 +95,7 @@ describe("README's API snippets", () => {
   }, 90_000);
 
   it('include a typed-client program that runs as saved (a .ts file at the root, run with tsx)', async () => {
-    const [program] = blocksOf('## Typed client', 'ts');
+    const [program] = blocksOf('docs/openapi-and-client.md', '## Typed client', 'ts');
     expect(program).toContain('clientCredentials(');
     // Saved outside the tree, so its import from the checkout (./clients/typescript/…) is made absolute; and the address rewritten. Nothing else.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'cpp-readme-'));

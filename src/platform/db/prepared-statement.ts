@@ -58,7 +58,7 @@ interface DriverQuery {
 /**
  * Runs a statement on a pooled connection with the dialect's driver call
  * alone: Knex's query builder, runner and binding rewrites cost more CPU
- * than the driver itself on the hottest paths (README, Performance). Knex's
+ * than the driver itself on the hottest paths (docs/performance.md). Knex's
  * `query` event is still emitted for anyone listening. In a transaction the
  * statement goes through the transaction's own `raw`, which holds its connection.
  */

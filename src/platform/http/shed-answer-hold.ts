@@ -20,7 +20,7 @@ export interface ShedAnswerTiming {
  * sustains the 503s took much of its core while the requests it accepted
  * waited behind them. Held for a tenth of what Retry-After asked, such a
  * connection asks at most 10 times a second, and the accepted requests keep
- * their latency (the measurements: README, Performance). Keyed by the socket,
+ * their latency (the measurements: docs/performance.md). Keyed by the socket,
  * not the client: an HTTP/1.1 connection has one request in flight, so a
  * connection answered 503 that asks again at once is the one not waiting.
  */

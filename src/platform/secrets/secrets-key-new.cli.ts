@@ -1,13 +1,15 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { keyringSchema, withNewKey, type Keyring } from './secret-box';
+import { secretsFilePath } from './secrets-folder';
 
 const USAGE = `npm run secrets:key:new -- --out FILE
 npm run secrets:key:new -- --add FILE
 npm run secrets:key:new -- --make-current KEY_ID FILE
 
 --out FILE      writes a new keyring with one key (mode 0600; an existing file is
-                never overwritten), for SECRETS_ENCRYPTION_KEY_FILE.
+                never overwritten), for SECRETS_ENCRYPTION_KEY_FILE; a bare file
+                name goes into deploy/secrets/ (git-ignored).
 --add FILE      adds a new key to the keyring in FILE, not yet current: every
                 replica can then open what it will seal.
 --make-current  makes KEY_ID the key new secrets are sealed with.
@@ -38,8 +40,9 @@ function main(): void {
   }
   try {
     if (values.out !== undefined) {
-      writeFileSync(values.out, `${JSON.stringify(withNewKey(), null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-      console.error(`Wrote a new secrets keyring to ${values.out} (mode 0600). Point SECRETS_ENCRYPTION_KEY_FILE at it.`);
+      const out = secretsFilePath(values.out);
+      writeFileSync(out, `${JSON.stringify(withNewKey(), null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+      console.error(`Wrote a new secrets keyring to ${out} (mode 0600). Point SECRETS_ENCRYPTION_KEY_FILE at it.`);
     } else if (values.add !== undefined) {
       const keyring = readKeyring(values.add);
       const added = withNewKey(keyring);

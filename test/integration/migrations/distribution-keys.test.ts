@@ -1,11 +1,11 @@
 import { openTestDatabase, type TestDatabase } from '../../support/test-database';
 
 /**
- * The schema is ready to be distributed by location (Citus, README's
+ * The schema is ready to be distributed by location (Citus, docs/deployment.md's
  * "Past one database"): every table that holds a location's data has a
  * primary key, unique indexes and foreign keys that lead with `location_id`,
  * so each can be `create_distributed_table(…, 'location_id')` and co-located
- * unchanged. The only tables without it are the service-wide ones README
+ * unchanged. The only tables without it are the service-wide ones docs/deployment.md
  * names. Read from the catalog of the migrated database, so a new table or
  * key that breaks the rule fails here the day it is written.
  */

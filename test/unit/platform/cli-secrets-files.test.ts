@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +7,7 @@ import { apiClientSchema } from '../../../src/auth/api-clients';
 import { verifyClientSecret } from '../../../src/auth/client-secret';
 
 /**
- * The CLIs that make an operator's secrets files, run as README says:
+ * The CLIs that make an operator's secrets files, run as docs/authentication.md says:
  * `npm run key:new -- --out FILE` and `npm run client:new -- … --append FILE`.
  * Through npm, as written: npm's own banner must never end up in a file.
  */
@@ -71,4 +71,26 @@ describe('npm run client:new', () => {
       stderr: expect.stringContaining('does not hold a JSON array'),
     });
   }, 60_000);
+});
+
+describe('a bare file name given to the CLIs', () => {
+  const folder = path.join(ROOT, 'deploy/secrets');
+  const names = [`key-${process.pid}.json`, `clients-${process.pid}.json`, `keyring-${process.pid}.json`];
+  afterAll(() => {
+    for (const name of names) rmSync(path.join(folder, name), { force: true });
+  });
+
+  it('lands in deploy/secrets/ (git-ignored, readable by its owner alone), never in the project root', async () => {
+    const [key, clients, keyring] = names as [string, string, string];
+    await run(['key:new', '--', '--out', key]);
+    await run(['client:new', '--', '--id', 'bare', '--scope', 'spi.customers:read', '--append', clients]);
+    await run(['secrets:key:new', '--', '--out', keyring]);
+    for (const name of names) {
+      expect(existsSync(path.join(ROOT, name))).toBe(false);
+      expect(statSync(path.join(folder, name)).mode & 0o777).toBe(0o600);
+    }
+    expect(statSync(folder).mode & 0o077).toBe(0);
+    const { stdout } = await promisify(execFile)('git', ['check-ignore', path.join(folder, key)], { cwd: ROOT });
+    expect(stdout.trim()).toBe(path.join(folder, key));
+  }, 90_000);
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { dockerfileNode } from '../../../bench/servers';
 
 /**
- * The node flags the service runs with (Dockerfile, README "Node's flags"):
+ * The node flags the service runs with (Dockerfile, docs/deployment.md "Node's flags"):
  * read from the Dockerfile as the bench reads them, and the same on the
  * command `npm run start:prod` gives, so that no way of starting the build
  * runs without them.

@@ -7,7 +7,7 @@ const PRODUCTION = {
   SECRETS_ENCRYPTION_KEY_FILE: '/run/secrets/secrets-keyring.json',
   AUTH_CLIENTS: '[]',
   DATABASE_URL: 'postgres://service@db.internal:5432/payments',
-  // The only processor there is today (README, Payment intents).
+  // The only processor there is today (docs/checkout.md).
   ALLOW_SANDBOX_PROCESSOR: 'true',
 };
 
