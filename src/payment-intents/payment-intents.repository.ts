@@ -81,8 +81,8 @@ interface PaymentIntentRow {
 
 const TABLE = 'payment_intents';
 
-/** The columns a record is read from, named rather than `*`: a column added later is not read until the record needs it. */
-const COLUMNS = [
+/** What a create writes. */
+const INSERTED_COLUMNS = [
   'location_id',
   'id',
   'external_reference_id',
@@ -98,6 +98,11 @@ const COLUMNS = [
   'off_session',
   'mandate_id',
   'session_secret',
+] as const satisfies ReadonlyArray<keyof PaymentIntentRow>;
+
+/** The columns a record is read from, named rather than `*`: a column added later is not read until the record needs it. A create leaves the last ones to their defaults. */
+const COLUMNS = [
+  ...INSERTED_COLUMNS,
   'payment_method_id',
   'payment_attempts',
   'latest_payment',
@@ -186,19 +191,6 @@ function columnsOf(changes: IntentChanges): Record<string, unknown> {
  * One statement: the row is written only when the customer (if any) exists at
  * this location, so a missing customer is not a foreign-key error to map.
  */
-const LEFT_TO_DEFAULTS: ReadonlySet<string> = new Set([
-  'payment_method_id',
-  'payment_attempts',
-  'latest_payment',
-  'last_payment_error',
-  'processor_reference',
-  'capture_before',
-  'cancellation_reason',
-  'created_at',
-  'updated_at',
-]);
-/** What a create writes: every column read but those a new intent leaves to their defaults. */
-const INSERTED_COLUMNS = COLUMNS.filter((column) => !LEFT_TO_DEFAULTS.has(column));
 const INSERT_PAYMENT_INTENT = namedStatement(
   'insert_payment_intent',
   `insert into ${TABLE} (${INSERTED_COLUMNS.join(', ')})
@@ -209,7 +201,7 @@ const INSERT_PAYMENT_INTENT = namedStatement(
 
 /** Inserts the intent unless it names a customer this location does not have (then undefined). */
 export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: NewPaymentIntent): Promise<PaymentIntentRecord | undefined> {
-  const row: Partial<Record<(typeof COLUMNS)[number], Knex.RawBinding>> = {
+  const row: Record<(typeof INSERTED_COLUMNS)[number], Knex.RawBinding> = {
     location_id: intent.locationId,
     id: intent.id,
     external_reference_id: intent.externalReferenceId,
@@ -226,7 +218,7 @@ export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: N
     mandate_id: intent.mandateId,
     session_secret: secretBox().seal(intent.sessionSecret, secretContext(TABLE, intent.locationId, intent.id)),
   };
-  const [inserted] = await runNamed<PaymentIntentRow>(db, INSERT_PAYMENT_INTENT, row as Record<string, Knex.RawBinding>);
+  const [inserted] = await runNamed<PaymentIntentRow>(db, INSERT_PAYMENT_INTENT, row);
   return inserted === undefined ? undefined : toRecord(inserted);
 }
 

@@ -25,9 +25,10 @@ export interface DispatcherSettings {
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;
 const FAN_OUT_BATCH = 200;
 /**
- * How long after an event is recorded in this process the dispatcher looks:
- * long enough for the statement or transaction that records it to commit
- * (the signal may come before), short enough to be no lag worth naming.
+ * How long after an event is committed in this process the dispatcher looks:
+ * the signal comes after the commit (change-log/record-events.ts), so the wait
+ * only gathers a burst of writes into one look; short enough to be no lag
+ * worth naming.
  */
 const WAKE_AFTER_RECORD_MS = 50;
 /** ±10 %, so that retries of many deliveries failed together do not all come back at once. */
