@@ -1,6 +1,7 @@
 /**
- * Jest runs TypeScript through ts-jest in transpile-only mode (type checking
- * is `npm run typecheck`'s job, so tests start fast). jose and uuid ship only
+ * Jest runs TypeScript through swc (@swc/jest), which only strips types: type
+ * checking is `npm run typecheck`'s job, and a fresh clone's first run, with
+ * no transform cache yet, is as fast as the next one. jose and uuid ship only
  * ES modules, so they are transpiled to CommonJS too; PGlite's CommonJS build
  * needs its built-in imports rewritten (see builtin-import-transformer.js).
  * Everything else in node_modules loads as it is.
@@ -14,30 +15,24 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // The browser test runs against the production build: `npm run test:browser`; what needs a
-  // PostgreSQL server, initdb or PgBouncer: `npm run test:system` (jest.system.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '/test/browser/', '/test/system/'],
+  // What needs a PostgreSQL server, initdb, PgBouncer or Chromium: `npm run test:system` (jest.system.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '/test/system/'],
   transform: {
     '/node_modules/@electric-sql/pglite/.+\\.cjs$': '<rootDir>/test/support/builtin-import-transformer.js',
     '^.+\\.(t|j)sx?$': [
-      'ts-jest',
+      '@swc/jest',
       {
-        tsconfig: {
-          isolatedModules: true,
-          module: 'commonjs',
-          moduleResolution: 'node10',
-          allowJs: true,
-          target: 'es2022',
-          sourceMap: true,
-        },
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        module: { type: 'commonjs' },
+        sourceMaps: 'inline',
       },
     ],
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|uuid|@electric-sql/pglite)/)'],
   testTimeout: 30000,
-  // Jest's default workers (one fewer than the cores: one here). Two were faster (about 290 s in CI) but the
-  // process tests' services, each creating an embedded database at start-up, then time out acquiring it when two
-  // such files run at once (seen in .ci/run's PgBouncer suite); they need a template of their own first.
+  // Jest's default workers (one fewer than the cores: one here, in band). Two were hardly faster, and the process
+  // tests' services, each creating an embedded database at start-up, timed out acquiring it when two such files
+  // ran at once (docs/performance.md, the test suite's time).
   // Every response is held to the OpenAPI document, and the last test checks
   // that every documented operation was exercised (test/support/contract/).
   setupFilesAfterEnv: ['<rootDir>/test/support/contract/contract-setup.ts'],

@@ -1,8 +1,11 @@
 /**
  * `npm run test:system`: the tests that need more than Node: the PostgreSQL
  * server at 127.0.0.1:5432 (each file makes a database of its own there),
- * `initdb` for a cluster of their own, Debian's PgBouncer (.ci/pgbouncer
- * installs it). `npm test` runs everything else, on Node alone.
+ * `initdb` for clusters of their own, Debian's PgBouncer and Chromium (the
+ * docs page against the production build). Its global set-up says what is
+ * missing before any test runs, installs Debian's packages when run as root,
+ * and builds dist/ when it is older than src/. `npm test` runs everything
+ * else, on Node alone.
  * @type {import('jest').Config}
  */
 const base = require('./jest.config');

@@ -10,7 +10,7 @@ import { startServiceByShell, startSourceService } from '../support/process/serv
  * The shell blocks of README and docs/ that are commands rather than API
  * calls: every command line of every ```sh block is either run here as
  * written, run by the API-snippet test, or is a step `.ci/run` itself runs
- * word for word (the suite, the document's check and lint, the browser test).
+ * word for word (the suites, the document's check and lint).
  * A new block that none of these covers fails the first test.
  */
 const CI_RUN = readFileSync(path.join(ROOT, '.ci/run'), 'utf8');
@@ -47,7 +47,6 @@ const RUN_BY_CI: Record<string, RegExp> = {
   'npm run openapi -- --check': /step "openapi is generated from the code" npm run openapi -- --check/,
   'npm run openapi:lint': /step "openapi lint" npm run openapi:lint/,
   'npm run openapi:owasp': /step "openapi OWASP rules" npm run openapi:owasp/,
-  'npm run test:browser': /npm run test:browser --/,
   '.ci/image postgres://postgres@127.0.0.1:5432/payments ~/.cache/customer-payment-profiles-ci':
     /step "container image" \.ci\/image "\$\{database_url\}" "\$\{ci_cache\}"/,
 };

@@ -14,7 +14,7 @@ const MIGRATIONS = path.resolve(__dirname, '../../migrations');
 export function templatePath(): string {
   const hash = createHash('sha256');
   for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(path.join(MIGRATIONS, name)));
-  return path.join(os.tmpdir(), `cpp-pglite-template-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  return path.join(os.tmpdir(), `cpp-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
 }
 
 let loaded: Blob | undefined;

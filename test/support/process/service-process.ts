@@ -88,7 +88,11 @@ async function startServiceProcess(command: ServiceCommand, env: Record<string, 
         resolve(entry.port);
       }
     });
-    void exited.then((code) => reject(new Error(`The service exited with ${code}:\n${logLines.join('\n')}`)));
+    void exited.then((code) => {
+      // Its timer too: left running, it would hold the test process open for a minute after a refused start.
+      clearTimeout(timer);
+      reject(new Error(`The service exited with ${code}:\n${logLines.join('\n')}`));
+    });
   });
   void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   const signal = (name: NodeJS.Signals): void => {

@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startBuiltService, type RunningService } from '../support/process/service-process';
+import { startBuiltService, type RunningService } from '../../support/process/service-process';
 
 /**
  * The reference page in a real headless Chromium (Debian's; never a
  * downloaded one), against the production build.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = path.resolve(__dirname, '../../test-output/screenshots');
+const SCREENSHOTS = path.resolve(__dirname, '../../../test-output/screenshots');
 
 let service: RunningService;
 let browser: Browser;
