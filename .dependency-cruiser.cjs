@@ -22,6 +22,7 @@ const FEATURE_ORDER = {
   customers: [],
   'payment-methods': ['customers'],
   'payment-intents': ['customers', 'payment-methods'],
+  refunds: ['payment-intents'],
   events: ['customers'],
   webhooks: [],
 };

@@ -37,7 +37,7 @@ const WEBHOOK_DRAIN_SECONDS = 120;
 const SCENARIO_DRAIN_SECONDS = 900;
 /** The tables the scenarios and the consumables' seeding write, vacuumed and analyzed before measuring on them. */
 const WRITTEN_TABLES =
-  'customers, payment_methods, default_payment_methods, payment_intents, events, event_outbox, webhook_deliveries, sandbox_processor_operations';
+  'customers, payment_methods, default_payment_methods, payment_intents, refunds, events, event_outbox, webhook_deliveries, sandbox_processor_operations';
 /** The overload scenario's OVERLOAD_MAX_IN_FLIGHT, per connection of the load a process sustains (docs/deployment.md, Load shedding). */
 const OVERLOAD_IN_FLIGHT_PER_CONNECTION = 1;
 /** The overload scenario's OVERLOAD_REPEAT_HOLD_MS: the service's default, stated so the report can name it. */

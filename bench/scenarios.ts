@@ -15,6 +15,7 @@ export const SCENARIOS = [
   { id: 9, name: 'DELETE customer (erasure)', consumes: 'customers' },
   { id: 10, name: 'POST confirm', consumes: 'intents' },
   { id: 11, name: 'POST capture', consumes: 'authorized intents' },
+  { id: 12, name: 'POST refund', consumes: 'paid intents' },
 ] as const satisfies ReadonlyArray<{ id: number; name: string; consumes?: Consumable }>;
 
 export type ScenarioId = (typeof SCENARIOS)[number]['id'];
@@ -103,7 +104,7 @@ export function scenarioRequests(customers: number, token: string): Record<Exclu
 /**
  * Draws a consuming scenario's requests from customers from..to, in order,
  * one each: erase customer n, confirm its intent with its first card, capture
- * its authorized intent. Past `to` the last one is asked again, and answers
+ * its authorized intent, refund all of its paid intent. Past `to` the last one is asked again, and answers
  * 404 or 409: a range too small shows as a failed bench, never as a faster one.
  */
 export function consumingRequests(scenario: ConsumingScenarioId, from: number, to: number, token: string): () => LoadRequest {
@@ -124,6 +125,8 @@ export function consumingRequests(scenario: ConsumingScenarioId, from: number, t
         };
       case 11:
         return { method: 'POST', path: `/v1/payment-intents/${customer.intentId}/capture`, headers: headers(customer.locationId, true), body: '{}' };
+      case 12:
+        return { method: 'POST', path: `/v1/payment-intents/${customer.intentId}/refunds`, headers: headers(customer.locationId, true), body: '{}' };
     }
   };
 }

@@ -7,6 +7,8 @@ import { API_OPERATIONS } from '../src/api-operations';
 import { scopeTable } from '../src/api/scope-table';
 import { paymentIntentLifecycle } from '../src/payment-intents/payment-intent-lifecycle';
 import { sandboxCardTable } from '../src/payment-processor/sandbox-cards';
+import { refundLifecycle } from '../src/refunds/refund-status';
+import { errorCatalogTable } from '../src/docs/error-catalog-page';
 import { buildOpenApiDocument, inReadingOrder } from '../src/docs/openapi-document';
 import { documentYaml, GENERATED_NOTICE } from '../src/docs/openapi-yaml';
 
@@ -18,14 +20,24 @@ export const ARTIFACT_PATHS = {
   clientTypes: path.join(ROOT, 'clients/typescript/src/api-types.ts'),
   authenticationPage: path.join(ROOT, 'docs/authentication.md'),
   checkoutPage: path.join(ROOT, 'docs/checkout.md'),
+  errorsPage: path.join(ROOT, 'docs/errors.md'),
 } as const;
 
 /**
  * The docs' parts rendered from the code, each between its two markers in its
  * page: the scope table from the operations, the status table from
- * payment-intent-status.ts, the sandbox's test cards from sandbox-cards.ts.
+ * payment-intent-status.ts, the error catalog from error-catalog.ts, the refund moves from refund-status.ts, the
+ * sandbox's test cards from sandbox-cards.ts.
  */
-const GENERATED_PARTS: Array<{ page: 'authenticationPage' | 'checkoutPage'; start: string; end: string; render: () => string }> = [
+type GeneratedPage = 'authenticationPage' | 'checkoutPage' | 'errorsPage';
+
+const GENERATED_PARTS: Array<{ page: GeneratedPage; start: string; end: string; render: () => string }> = [
+  {
+    page: 'errorsPage',
+    start: '<!-- error catalog: generated from error-catalog.ts by `npm run openapi`; edit the catalog there, not these lines -->',
+    end: '<!-- end of the error catalog -->',
+    render: errorCatalogTable,
+  },
   {
     page: 'authenticationPage',
     start: '<!-- scope table: generated from the operations by `npm run openapi`; edit the declarations, not these lines -->',
@@ -40,6 +52,12 @@ const GENERATED_PARTS: Array<{ page: 'authenticationPage' | 'checkoutPage'; star
   },
   {
     page: 'checkoutPage',
+    start: '<!-- refund moves: generated from refund-status.ts by `npm run openapi`; edit the moves there, not these lines -->',
+    end: '<!-- end of the refund moves -->',
+    render: refundLifecycle,
+  },
+  {
+    page: 'checkoutPage',
     start: '<!-- sandbox cards: generated from sandbox-cards.ts by `npm run openapi`; edit the cards there, not these lines -->',
     end: '<!-- end of the sandbox cards -->',
     render: sandboxCardTable,
@@ -47,7 +65,7 @@ const GENERATED_PARTS: Array<{ page: 'authenticationPage' | 'checkoutPage'; star
 ];
 
 /** A page with its generated parts rendered afresh. */
-async function pageWithGeneratedParts(page: 'authenticationPage' | 'checkoutPage'): Promise<string> {
+async function pageWithGeneratedParts(page: GeneratedPage): Promise<string> {
   const file = ARTIFACT_PATHS[page];
   return GENERATED_PARTS.filter((part) => part.page === page).reduce(
     (text, part) => {
@@ -73,6 +91,7 @@ export async function renderArtifacts(): Promise<Record<keyof typeof ARTIFACT_PA
     clientTypes: await clientTypes(document),
     authenticationPage: await pageWithGeneratedParts('authenticationPage'),
     checkoutPage: await pageWithGeneratedParts('checkoutPage'),
+    errorsPage: await pageWithGeneratedParts('errorsPage'),
   };
 }
 

@@ -8,11 +8,15 @@ import { webhookEndpointsOperations } from './webhooks/webhook-endpoints.operati
 import type { CheckoutFlow } from './flows/checkout/checkout.flow';
 import { checkoutOperations } from './flows/checkout/checkout.operations';
 import type { CustomerErasureFlow } from './flows/customer-erasure/customer-erasure.flow';
+import type { RefundFlow } from './flows/refunds/refund.flow';
+import { refundOperations } from './flows/refunds/refund.operations';
 import { customerErasureOperations } from './flows/customer-erasure/customer-erasure.operations';
 import type { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { paymentIntentsOperations } from './payment-intents/payment-intents.operations';
 import type { PaymentMethodsService } from './payment-methods/payment-methods.service';
 import { paymentMethodsOperations } from './payment-methods/payment-methods.operations';
+import type { RefundsService } from './refunds/refunds.service';
+import { refundsOperations } from './refunds/refunds.operations';
 
 /** The feature services and flows the operations' handlers call; api-services.ts makes them. */
 export interface ApiServices {
@@ -21,6 +25,8 @@ export interface ApiServices {
   paymentIntents: PaymentIntentsService;
   checkout: CheckoutFlow;
   customerErasure: CustomerErasureFlow;
+  refunds: RefundsService;
+  refund: RefundFlow;
   events: EventsService;
   webhookEndpoints: WebhookEndpointsService;
 }
@@ -34,6 +40,8 @@ export const API_OPERATIONS: readonly Operation<ApiServices>[] = [
   ...paymentMethodsOperations,
   ...paymentIntentsOperations,
   ...checkoutOperations,
+  ...refundOperations,
+  ...refundsOperations,
   ...customersOperations,
   ...customerErasureOperations,
   ...eventsOperations,

@@ -3,9 +3,11 @@ import { CustomersService } from './customers/customers.service';
 import { EventsService } from './events/events.service';
 import { CheckoutFlow } from './flows/checkout/checkout.flow';
 import { CustomerErasureFlow } from './flows/customer-erasure/customer-erasure.flow';
+import { RefundFlow } from './flows/refunds/refund.flow';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import type { PaymentProcessor } from './payment-processor/payment-processor';
 import { PaymentMethodsService } from './payment-methods/payment-methods.service';
+import { RefundsService } from './refunds/refunds.service';
 import type { Logger } from './platform/logger';
 import { WebhookEndpointsService } from './webhooks/webhook-endpoints.service';
 
@@ -19,6 +21,8 @@ export interface ServiceSettings {
   maxCardsPerCustomer: number;
   /** CAPTURE_WINDOW_SECONDS: an authorization is voided this long after it is made unless captured. */
   captureWindowSeconds: number;
+  /** REFUND_WINDOW_DAYS: how long after its capture a payment may be refunded. */
+  refundWindowDays: number;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private hosts as webhook URLs. */
   webhookAllowPrivateTargets: boolean;
   /** WEBHOOK_MAX_ENDPOINTS_PER_LOCATION. */
@@ -37,6 +41,8 @@ export function createServices(settings: ServiceSettings, parts: { processor: Pa
     paymentIntents: new PaymentIntentsService({ currencies: settings.paymentCurrencies, sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000 }),
     checkout: new CheckoutFlow(parts.processor, parts.logger, { captureWindowSeconds: settings.captureWindowSeconds }),
     customerErasure: new CustomerErasureFlow(),
+    refunds: new RefundsService(),
+    refund: new RefundFlow(parts.processor, parts.logger, { refundWindowDays: settings.refundWindowDays }),
     events: new EventsService(),
     webhookEndpoints: new WebhookEndpointsService({
       allowPrivateTargets: settings.webhookAllowPrivateTargets,

@@ -19,6 +19,7 @@ import { purgeExpiredEvents } from './change-log/event-retention';
 import { schedulePurge } from './platform/lifecycle/purge-schedule';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { checkoutSweeps } from './flows/checkout/checkout-sweeps';
+import { refundSweeps, sandboxRefundSettlesAfterMs } from './flows/refunds/refund-sweeps';
 import { SandboxProcessor } from './payment-processor/sandbox-processor';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { Readiness } from './platform/lifecycle/readiness';
@@ -57,7 +58,10 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   if (cluster.isWorker) new AggregatorRegistry();
   const metrics = createMetrics(knex, cluster.isWorker ? globalRegistry : undefined);
   // PAYMENT_PROCESSOR has one value for now: the sandbox.
-  const processor = new SandboxProcessor(knex, { latencyMs: config.SANDBOX_LATENCY_MS });
+  const processor = new SandboxProcessor(knex, {
+    latencyMs: config.SANDBOX_LATENCY_MS,
+    refundSettlesAfterMs: sandboxRefundSettlesAfterMs(config.SANDBOX_ASYNC_REFUND_SECONDS),
+  });
   // Built once: the app's operations and the checkout's sweeps use the same services.
   const services = createServices(
     {
@@ -65,6 +69,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
       maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
       captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
+      refundWindowDays: config.REFUND_WINDOW_DAYS,
       webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
     },
@@ -98,6 +103,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   const sweeps = checkoutSweeps(knex, services.checkout, logger, {
     processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
   });
+  const refundSweep = refundSweeps(knex, services.refund, logger);
   const server = createHttpServer(app, {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
@@ -127,7 +133,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     alsoClose: metricsServer ? [metricsServer] : [],
     // Tracing last: it flushes the spans of what the others did.
-    background: [...(dispatcher ? [dispatcher] : []), sweeps, ...(tracing ? [tracing] : [])],
+    background: [...(dispatcher ? [dispatcher] : []), sweeps, refundSweep, ...(tracing ? [tracing] : [])],
   });
   metricsServer?.listen(config.METRICS_PORT, config.HOST);
   server.listen(config.PORT, config.HOST, () => {
@@ -136,6 +142,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     logger.info({ port, host: config.HOST, database: kind, metricsPort: metricsServer ? config.METRICS_PORT : undefined }, 'listening');
     dispatcher?.start();
     sweeps.start();
+    refundSweep.start();
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * The hand-written equivalents of confirm and capture: the same writes as the
+ * The hand-written equivalents of confirm, capture and refund: the same writes as the
  * service, its events included, and the sandbox processor's own rows. The
  * contract fixes their shape: confirm's PROCESSING commits before the
  * processor is asked (so a crash leaves it recoverable), and the answer is
@@ -146,10 +146,100 @@ async function capture(request: Request): Promise<IntentRow | undefined> {
   return moveIntent(
     locationId,
     intent,
-    `status = 'SUCCEEDED', latest_payment = $5, capture_before = null`,
-    [JSON.stringify(payment)],
+    `status = 'SUCCEEDED', latest_payment = $5, capture_before = null, amount_captured = $6, captured_at = now()`,
+    [JSON.stringify(payment), amount],
     'payment_intent.succeeded',
   );
+}
+
+interface RefundRow {
+  id: string;
+  payment_intent_id: string;
+  amount: number;
+  reason: string | null;
+  status: string;
+  failure_code: string | null;
+  created_at: Date;
+}
+
+const REFUND_WINDOW_MS = 90 * 86_400_000;
+const refundView = (refund: RefundRow) => ({
+  id: refund.id,
+  paymentIntentId: refund.payment_intent_id,
+  amount: refund.amount,
+  reason: refund.reason,
+  status: refund.status,
+  failureCode: refund.failure_code,
+  createdAt: refund.created_at.toISOString(),
+});
+
+/**
+ * A refund of all that is left: its share taken from the intent with the
+ * PENDING refund and its event in one transaction; the sandbox asked on no
+ * transaction; its answer recorded with its event in a second one.
+ */
+async function refund(request: Request): Promise<RefundRow | undefined> {
+  const locationId = location(request);
+  const intent = (
+    await pool.query(
+      `select status, amount_captured, amount_refunded, captured_at, processor_reference from payment_intents where location_id = $1 and id = $2`,
+      [locationId, request.params.id],
+    )
+  ).rows[0] as { status: string; amount_captured: number; amount_refunded: number; captured_at: Date; processor_reference: string } | undefined;
+  if (intent === undefined || intent.status !== 'SUCCEEDED' || Date.now() - intent.captured_at.getTime() > REFUND_WINDOW_MS) return undefined;
+  const amount = intent.amount_captured - intent.amount_refunded;
+  if (amount === 0) return undefined;
+  const pending = await inTransaction(async (client) => {
+    const taken = (
+      await client.query(
+        `update payment_intents set amount_refunded = amount_refunded + $3, updated_at = now()
+          where location_id = $1 and id = $2 and status = 'SUCCEEDED' and amount_refunded + $3 <= amount_captured returning customer_id`,
+        [locationId, request.params.id, amount],
+      )
+    ).rows[0] as { customer_id: string | null } | undefined;
+    if (taken === undefined) return undefined;
+    const made = (
+      await client.query(
+        `insert into refunds (location_id, id, payment_intent_id, amount, reason, status) values ($1, $2, $3, $4, null, 'PENDING')
+         returning id, payment_intent_id, amount, reason, status, failure_code, created_at`,
+        [locationId, uuidv7(), request.params.id, amount],
+      )
+    ).rows[0] as RefundRow;
+    await insertEvents(client, locationId, [{ type: 'refund.created', customerId: taken.customer_id, data: { object: refundView(made), previous: null } }]);
+    return { refund: made, customerId: taken.customer_id };
+  });
+  if (pending === undefined) return undefined;
+  // The sandbox: a late refund settled, a replay of the key, the captured authorization, the answer remembered.
+  await pool.query(
+    `update sandbox_processor_operations set outcome = $3, settles_at = null
+      where location_id = $1 and idempotency_key = $2 and operation = 'refund' and settles_at <= now()`,
+    [locationId, pending.refund.id, JSON.stringify({ status: 'succeeded' })],
+  );
+  await pool.query('select outcome from sandbox_processor_operations where location_id = $1 and idempotency_key = $2', [locationId, pending.refund.id]);
+  await pool.query(
+    `select state, capture_fails, captured_amount from sandbox_processor_operations
+      where location_id = $1 and idempotency_key = $2 and operation = 'authorize' and state is not null`,
+    [locationId, intent.processor_reference],
+  );
+  await pool.query(
+    `insert into sandbox_processor_operations (location_id, idempotency_key, operation, amount, outcome, state, capture_fails, captured_amount, settles_at)
+     values ($1, $2, 'refund', $3, $4, null, false, null, null) on conflict (location_id, idempotency_key) do nothing returning outcome`,
+    [locationId, pending.refund.id, amount, JSON.stringify({ status: 'succeeded' })],
+  );
+  return inTransaction(async (client) => {
+    const settled = (
+      await client.query(
+        `update refunds set status = 'SUCCEEDED', failure_code = null, updated_at = now()
+          where location_id = $1 and id = $2 and status = 'PENDING' returning id, payment_intent_id, amount, reason, status, failure_code, created_at`,
+        [locationId, pending.refund.id],
+      )
+    ).rows[0] as RefundRow | undefined;
+    if (settled !== undefined)
+      await insertEvents(client, locationId, [
+        { type: 'refund.succeeded', customerId: pending.customerId, data: { object: refundView(settled), previous: { status: 'PENDING' } } },
+      ]);
+    return settled;
+  });
 }
 
 export function registerCheckoutRoutes(app: Express): void {
@@ -165,5 +255,12 @@ export function registerCheckoutRoutes(app: Express): void {
     const intent = await capture(request);
     if (intent === undefined) return void response.status(409).json({ code: 'PAYMENT_INTENT_STATUS_CONFLICT' });
     response.json(intentView(intent));
+  });
+
+  app.post('/v1/payment-intents/:id/refunds', express.json(), async (request, response) => {
+    await verify(request);
+    const made = await refund(request);
+    if (made === undefined) return void response.status(409).json({ code: 'REFUND_EXCEEDS_CAPTURED' });
+    response.status(201).json(refundView(made));
   });
 }

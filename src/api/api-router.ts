@@ -63,26 +63,32 @@ function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDe
     const input = { location, caller, params, query, body };
     const origin = { requestId: request.requestId, clientId: caller.clientId, idempotencyKey: key ?? null };
     const withDb = (db: Knex) => ({ ...input, db, write: { db, locationId: location, origin } });
+    const { afterCommit } = operation;
+    const settled = async (reply: { status: number; body: unknown }) =>
+      afterCommit === undefined || reply.status >= 300
+        ? reply
+        : afterCommit({ write: withDb(dependencies.db).write, answer: reply.body as Record<string, unknown> }, dependencies.services);
 
     if (key === undefined) {
-      send(response, await operation.handle(withDb(dependencies.db), dependencies.services));
+      send(response, await settled(await operation.handle(withDb(dependencies.db), dependencies.services)));
       return;
     }
     const secret = operation.secretInAnswer;
     const outcome = await runIdempotently(dependencies.creates, request, key, (db) => operation.handle(withDb(db), dependencies.services), {
       ...(secret === undefined ? {} : { toStored: (reply) => withSecret(reply, secret.field, null) }),
     });
+    const reply = await settled(outcome.reply);
     if (outcome.kind === 'fresh') {
-      send(response, outcome.reply);
+      send(response, reply);
       return;
     }
     response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
-    if (secret === undefined || outcome.reply.status >= 300) {
-      send(response, outcome.reply);
+    if (secret === undefined || reply.status >= 300) {
+      send(response, reply);
       return;
     }
-    const answer = outcome.reply.body as Record<string, unknown>;
-    send(response, withSecret(outcome.reply, secret.field, await secret.reread({ db: dependencies.db, location, answer }, dependencies.services)));
+    const answer = reply.body as Record<string, unknown>;
+    send(response, withSecret(reply, secret.field, await secret.reread({ db: dependencies.db, location, answer }, dependencies.services)));
   };
 }
 

@@ -66,6 +66,20 @@ export interface SecretInAnswer<Services> {
   reread(input: { db: Knex; location: string; answer: Record<string, unknown> }, services: Services): Promise<string>;
 }
 
+/**
+ * Work after an operation's answer is made and, with an Idempotency-Key,
+ * committed with it: asking a payment processor, which must never happen
+ * inside the key's transaction (it would hold a pooled connection, PGlite's
+ * only one, for as long as the processor takes). The answer sent is what it
+ * answers. A replay runs it on the stored answer too, so a retry sees the
+ * record as it stands now, and asks again (with the processor's own
+ * idempotency key) if the first attempt got no answer.
+ */
+export type AfterCommit<Services> = (
+  input: { write: WriteContext; answer: Record<string, unknown> },
+  services: Services,
+) => Promise<{ status: number; body: unknown }>;
+
 /** What describes an operation, whatever its input types. */
 interface OperationDescription {
   method: HttpMethod;
@@ -96,6 +110,8 @@ export interface OperationDeclaration<
   idempotent?: boolean;
   /** With `idempotent`: the answer's field that holds a secret, never stored with the answer. */
   secretInAnswer?: SecretInAnswer<Services>;
+  /** Run on a 2xx answer, on the pool, before it is sent (see AfterCommit). */
+  afterCommit?: AfterCommit<Services>;
   params?: P;
   query?: Q;
   body?: BodyDeclaration<B>;
@@ -109,6 +125,7 @@ export interface Operation<Services> extends OperationDescription {
   access: Access;
   idempotent: boolean;
   secretInAnswer?: SecretInAnswer<Services>;
+  afterCommit?: AfterCommit<Services>;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: BodyDeclaration<z.ZodType>;

@@ -15,6 +15,9 @@ export const EVENT_TYPES = [
   'payment_intent.requires_capture',
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
+  'refund.created',
+  'refund.succeeded',
+  'refund.failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -2,6 +2,20 @@ import { ERROR_CATALOG, type ErrorCode } from '../platform/errors/error-catalog'
 
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+/** The catalog, by code. */
+function byCode(): Array<[ErrorCode, (typeof ERROR_CATALOG)[ErrorCode]]> {
+  return (Object.entries(ERROR_CATALOG) as Array<[ErrorCode, (typeof ERROR_CATALOG)[ErrorCode]]>).sort(([, a], [, b]) => a.code - b.code);
+}
+
+/** The catalog as Markdown, for docs/errors.md (`npm run openapi` writes it there). */
+export function errorCatalogTable(): string {
+  return [
+    '| code | status | messageKey | Meaning |',
+    '|---|---|---|---|',
+    ...byCode().map(([key, entry]) => `| ${entry.code} | ${entry.status} | \`${key}\` | ${entry.message.replace(/\|/g, '\\|')} |`),
+  ].join('\n');
+}
+
 /**
  * The page every ErrorMessage's `link` points into: one row per catalogued
  * condition, its anchor the messageKey (`/docs/errors#CUSTOMER_NOT_FOUND`).
@@ -9,12 +23,10 @@ const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace
  * security policy would refuse.
  */
 export function errorCatalogPage(): string {
-  const rows = (Object.entries(ERROR_CATALOG) as Array<[ErrorCode, (typeof ERROR_CATALOG)[ErrorCode]]>)
-    .sort(([, a], [, b]) => a.code - b.code)
-    .map(
-      ([key, entry]) =>
-        `      <tr id="${key}"><td><a href="#${key}">${entry.code}</a></td><td>${entry.status}</td><td><code>${key}</code></td><td>${escapeHtml(entry.message)}</td></tr>`,
-    );
+  const rows = byCode().map(
+    ([key, entry]) =>
+      `      <tr id="${key}"><td><a href="#${key}">${entry.code}</a></td><td>${entry.status}</td><td><code>${key}</code></td><td>${escapeHtml(entry.message)}</td></tr>`,
+  );
   return `<!DOCTYPE html>
 <html lang="en">
   <head>

@@ -5,6 +5,7 @@ import { EVENT_TYPES, resourceOf, type EventType } from '../change-log/event-typ
 import { eventSchema } from '../change-log/event-schema';
 import { paymentIntentSchema } from '../payment-intents/payment-intents.schemas';
 import { defaultPaymentMethodResponseSchema, paymentMethodDataSchema } from '../payment-methods/payment-methods.schemas';
+import { refundSchema } from '../refunds/refunds.schemas';
 
 /** What `data.object` is, by the resource an event type names. */
 const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
@@ -14,6 +15,7 @@ const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
   payment_intent: paymentIntentSchema
     .omit({ sessionSecret: true })
     .meta({ id: 'PaymentIntentInEvent', description: 'A payment intent as the API answers it, without its session secret.' }),
+  refund: refundSchema,
 };
 
 const WHEN: Record<EventType, string> = {
@@ -33,6 +35,9 @@ const WHEN: Record<EventType, string> = {
   'payment_intent.requires_capture': 'A payment intent moved to REQUIRES_CAPTURE.',
   'payment_intent.succeeded': 'A payment intent moved to SUCCEEDED.',
   'payment_intent.payment_failed': "A payment intent's payment failed; it is back in REQUIRES_PAYMENT_METHOD.",
+  'refund.created': 'A refund was made PENDING, its amount taken from what the intent may still refund; the processor is asked next.',
+  'refund.succeeded': 'The processor refunded it (at once, or later for a refund it answered later); `previous.status` is PENDING.',
+  'refund.failed': 'The processor declined the refund (`failureCode` says why); its amount may be refunded again. `previous.status` is PENDING.',
 };
 
 const SIGNATURE_HEADERS = [

@@ -1,14 +1,16 @@
 /**
  * What the payment-intents feature offers the flows above it (the checkout):
- * the record's reads and locks, and move(), the one way any intent changes
- * status. Nothing else of the feature is imported from outside it.
+ * the record's reads and locks, move(), the one way any intent changes
+ * status, and the refunds' share of the captured amount (takeRefund, giveBackRefund). Nothing else of the feature is imported from outside it.
  */
 export { move, notTheCustomersCard, refuseUnless, statusConflict, type IntentStep } from './payment-intent-moves';
 export {
   dueAuthorizations,
   eraseIntentsOfCustomer,
   findPaymentIntent,
+  giveBackRefund,
   lockPaymentIntent,
+  takeRefund,
   stuckInProcessing,
   type CancellationReason,
   type IntentChanges,
@@ -19,6 +21,7 @@ export {
   cancelPaymentIntentRequestSchema,
   capturePaymentIntentRequestSchema,
   confirmPaymentIntentRequestSchema,
+  MAX_AMOUNT,
   paymentIntentParamsSchema,
   paymentIntentSchema,
   toPaymentIntent,

@@ -5,7 +5,13 @@ import { allows, INTENT_OPERATIONS, PAYMENT_INTENT_MOVES, type IntentOperation, 
 import { moveWithEvent, type IntentChanges, type PaymentIntentRecord } from './payment-intents.repository';
 import { toPaymentIntentEventObject } from './payment-intents.schemas';
 
-const PAST_TENSE: Record<IntentOperation, string> = { update: 'updated', confirm: 'confirmed', capture: 'captured', cancel: 'canceled' };
+const PAST_TENSE: Record<IntentOperation, string> = {
+  update: 'updated',
+  confirm: 'confirmed',
+  capture: 'captured',
+  cancel: 'canceled',
+  refund: 'refunded',
+};
 
 /** 409 naming the status the intent is in, or is being moved to by the request that won a race. */
 export function statusConflict(operation: IntentOperation, status: PaymentIntentStatus): DomainError {
@@ -25,7 +31,7 @@ export function notTheCustomersCard(): DomainError {
   });
 }
 
-const INTERNAL_FIELDS: ReadonlySet<keyof IntentChanges> = new Set(['paymentAttempts', 'processorReference', 'captureBefore']);
+const INTERNAL_FIELDS: ReadonlySet<keyof IntentChanges> = new Set(['paymentAttempts', 'processorReference', 'captureBefore', 'capturedAt']);
 
 /** The fields a move changed as they were, as the API names them (an event's `previous`): unchanged and internal ones left out. */
 function previousOf(intent: PaymentIntentRecord, changes: IntentChanges): Record<string, unknown> {

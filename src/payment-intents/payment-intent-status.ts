@@ -8,7 +8,7 @@ export const PAYMENT_INTENT_STATUSES = ['REQUIRES_PAYMENT_METHOD', 'REQUIRES_CON
 export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
 
 /** The operations that act on an existing intent, by the name the table gives them. */
-export const INTENT_OPERATIONS = ['update', 'confirm', 'capture', 'cancel'] as const;
+export const INTENT_OPERATIONS = ['update', 'confirm', 'capture', 'cancel', 'refund'] as const;
 export type IntentOperation = (typeof INTENT_OPERATIONS)[number];
 
 /** What makes a move: an operation of the API, or the service itself (the processor's answer, the capture window, a customer's erasure). */
@@ -56,11 +56,17 @@ export const PAYMENT_INTENT_MOVES: readonly IntentMove[] = [
     when: 'the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded',
   },
   { by: 'erasure', from: UNPAID, to: 'CANCELED', when: "the intent's customer is erased (nothing is held at the processor)" },
+  {
+    by: 'refund',
+    from: ['SUCCEEDED'],
+    to: 'SUCCEEDED',
+    when: 'a refund takes its amount from what is left of the captured amount (the status stays; `amountRefunded` grows)',
+  },
 ];
 
-/** Every status an intent may move to from `from`, by any cause. */
+/** Every other status an intent may move to from `from`, by any cause (a refund keeps SUCCEEDED where it is). */
 export function nextStatuses(from: PaymentIntentStatus): PaymentIntentStatus[] {
-  return [...new Set(PAYMENT_INTENT_MOVES.filter((move) => move.from.includes(from)).map((move) => move.to))];
+  return [...new Set(PAYMENT_INTENT_MOVES.filter((move) => move.from.includes(from) && move.to !== from).map((move) => move.to))];
 }
 
 /** The statuses in which an operation is allowed; in any other it answers 409 naming the status. */

@@ -4,7 +4,7 @@ import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { runRecording, statementRecordingEvent, type BoundEvent } from '../change-log/record-events';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
-import { statusesMovedBy, type PaymentIntentStatus } from './payment-intent-status';
+import { statusesAllowing, statusesMovedBy, type PaymentIntentStatus } from './payment-intent-status';
 
 export const CANCELLATION_REASONS = ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED', 'AUTOMATIC'] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
@@ -48,6 +48,12 @@ export interface PaymentIntentRecord {
   /** An authorization not captured by then is voided. */
   captureBefore: Date | null;
   cancellationReason: CancellationReason | null;
+  /** What the processor captured (0 before); refunds are taken from it. */
+  amountCaptured: number;
+  /** What PENDING and SUCCEEDED refunds take from the captured amount. */
+  amountRefunded: number;
+  /** When the capture was recorded: the refund window counts from it. */
+  capturedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -75,6 +81,9 @@ interface PaymentIntentRow {
   processor_reference: string | null;
   capture_before: Date | string | null;
   cancellation_reason: CancellationReason | null;
+  amount_captured: number;
+  amount_refunded: number;
+  captured_at: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -110,6 +119,9 @@ const COLUMNS = [
   'processor_reference',
   'capture_before',
   'cancellation_reason',
+  'amount_captured',
+  'amount_refunded',
+  'captured_at',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof PaymentIntentRow>;
@@ -138,6 +150,9 @@ function toRecord(row: PaymentIntentRow): PaymentIntentRecord {
     processorReference: row.processor_reference,
     captureBefore: row.capture_before === null ? null : new Date(row.capture_before),
     cancellationReason: row.cancellation_reason,
+    amountCaptured: row.amount_captured,
+    amountRefunded: row.amount_refunded,
+    capturedAt: row.captured_at === null ? null : new Date(row.captured_at),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -155,6 +170,9 @@ export type NewPaymentIntent = Omit<
   | 'processorReference'
   | 'captureBefore'
   | 'cancellationReason'
+  | 'amountCaptured'
+  | 'amountRefunded'
+  | 'capturedAt'
 >;
 
 /** The fields a move or an update may change, and their columns. */
@@ -172,6 +190,8 @@ const CHANGEABLE = {
   processorReference: 'processor_reference',
   captureBefore: 'capture_before',
   cancellationReason: 'cancellation_reason',
+  amountCaptured: 'amount_captured',
+  capturedAt: 'captured_at',
 } as const satisfies Partial<Record<keyof PaymentIntentRecord, keyof PaymentIntentRow>>;
 
 export type IntentChanges = Partial<Pick<PaymentIntentRecord, keyof typeof CHANGEABLE>>;
@@ -328,6 +348,45 @@ export async function listPaymentIntents(
   if (query.externalReferenceId !== undefined) rows.where('external_reference_id', query.externalReferenceId);
   const page = await cursorPage<PaymentIntentRow>(rows, query, 'desc');
   return { intents: page.rows.map(toRecord), hasMore: page.hasMore };
+}
+
+/**
+ * A refund's share of the captured amount, taken in one guarded update: only
+ * while the intent is in a status the table lets a refund act in, and only
+ * if what is refunded stays within what was captured. Racing refunds queue
+ * on the row, and each sees the amount the one before it took.
+ */
+const TAKE_REFUND = namedStatement(
+  'take_refund_from_intent',
+  `update ${TABLE} set amount_refunded = amount_refunded + @amount, updated_at = now()
+    where location_id = @location_id and id = @id and status = any(@statuses::text[]) and amount_refunded + @amount <= amount_captured
+    returning ${COLUMNS.join(', ')}`,
+);
+
+/** Takes `amount` from what is left to refund of the intent; undefined if that is less than `amount` (or the status does not allow it). */
+export async function takeRefund(
+  trx: Knex.Transaction,
+  intent: Pick<PaymentIntentRecord, 'locationId' | 'id'>,
+  amount: number,
+): Promise<PaymentIntentRecord | undefined> {
+  const [row] = await runNamed<PaymentIntentRow>(trx, TAKE_REFUND, {
+    location_id: intent.locationId,
+    id: intent.id,
+    amount,
+    statuses: textArrayLiteral(statusesAllowing('refund')),
+  });
+  return row === undefined ? undefined : toRecord(row);
+}
+
+const GIVE_BACK_REFUND = namedStatement(
+  'give_back_refund_to_intent',
+  `update ${TABLE} set amount_refunded = amount_refunded - @amount, updated_at = now()
+    where location_id = @location_id and id = @id`,
+);
+
+/** A failed refund's amount, refundable again. */
+export async function giveBackRefund(trx: Knex.Transaction, intent: { locationId: string; id: string }, amount: number): Promise<void> {
+  await runNamed(trx, GIVE_BACK_REFUND, { location_id: intent.locationId, id: intent.id, amount });
 }
 
 const REMEMBER_FORMER_CUSTOMER = preparedStatement(

@@ -155,6 +155,9 @@ const PAYMENT_INTENT_EXAMPLE = {
   paymentMethodId: null,
   lastPaymentError: null,
   cancellationReason: null,
+  amountCaptured: 0,
+  amountRefunded: 0,
+  refundableAmount: 0,
 };
 
 export const paymentIntentSchema = z
@@ -178,6 +181,11 @@ export const paymentIntentSchema = z
     paymentMethodId: z.uuid().nullable().meta({ description: 'The saved card attached or paid with; cleared by a failed payment.' }),
     lastPaymentError: paymentErrorSchema.nullable().meta({ description: 'Why the latest payment failed; null once another confirm starts.' }),
     cancellationReason: z.enum(CANCELLATION_REASONS).nullable().meta({ description: 'AUTOMATIC: voided by the service when the capture window ended.' }),
+    amountCaptured: int32(0, MAX_AMOUNT).meta({ description: 'Not in the spec: what was captured, in minor units (0 until the intent is SUCCEEDED).' }),
+    amountRefunded: int32(0, MAX_AMOUNT).meta({
+      description: 'Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).',
+    }),
+    refundableAmount: int32(0, MAX_AMOUNT).meta({ description: 'Not in the spec: `amountCaptured` less `amountRefunded`, what a refund may still take.' }),
   })
   .meta({
     id: 'PaymentIntent',
@@ -222,6 +230,9 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
         ? null
         : { code: intent.lastPaymentError.code, declineCode: intent.lastPaymentError.declineCode, message: intent.lastPaymentError.message },
     cancellationReason: intent.cancellationReason,
+    amountCaptured: intent.amountCaptured,
+    amountRefunded: intent.amountRefunded,
+    refundableAmount: intent.amountCaptured - intent.amountRefunded,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The port a payment processor is reached through: authorize, capture and
- * void, each with an idempotency key, so that asking again (a retry, the
- * recovery of an intent left PROCESSING by a crash) gets the first answer
+ * The port a payment processor is reached through: authorize, capture, void
+ * and refund, each with an idempotency key, so that asking again (a retry,
+ * the recovery of an intent left PROCESSING by a crash) gets the first answer
  * back instead of a second charge. One implementation today, the sandbox
  * (sandbox-processor.ts); a real one is another class behind this interface.
  */
@@ -10,6 +10,8 @@ export interface PaymentProcessor {
   authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome>;
   capture(request: CaptureRequest): Promise<CaptureOutcome>;
   void(request: VoidRequest): Promise<VoidOutcome>;
+  /** Asked again with the same key, it answers the refund as it now stands (a PENDING one may have settled). */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
 }
 
 /** The saved card's metadata (never its number: the vault holds that). */
@@ -58,6 +60,17 @@ export interface VoidRequest extends KeyedRequest {
 
 /** A void after a capture that the service never recorded (a crash between the two) finds the money taken. */
 export type VoidOutcome = { status: 'voided' } | { status: 'already_captured'; amount: number };
+
+export interface RefundRequest extends KeyedRequest {
+  /** The captured authorization's reference. */
+  reference: string;
+  amount: number;
+  /** The card the captured payment was made with (the sandbox decides by it). */
+  card: ProcessorCard;
+}
+
+/** `pending`: the processor answers later; ask again with the same key to learn how it ended. */
+export type RefundOutcome = { status: 'succeeded' } | { status: 'pending' } | { status: 'failed'; error: PaymentError };
 
 /**
  * The keys of one confirm attempt: the intent's id and its attempt number (a

@@ -21,6 +21,17 @@ export const CAPTURE_FAILED: PaymentError = {
   message: 'The processor could not capture this authorization.',
 };
 
+/** Approved and captured as any other, then every refund of it fails. */
+export const REFUND_FAILS_LAST_FOUR = '0341';
+/** Approved and captured as any other; its refunds are answered later (PENDING, then SUCCEEDED after SANDBOX_ASYNC_REFUND_SECONDS). */
+export const REFUND_LATER_LAST_FOUR = '0358';
+
+export const REFUND_DECLINED: PaymentError = {
+  code: 'refund_declined',
+  declineCode: null,
+  message: 'The processor declined the refund.',
+};
+
 const EXPIRED = SANDBOX_CARDS['0069'];
 
 /** A processing error is the processor's fault, not the card's: the other codes are declines. */
@@ -48,13 +59,15 @@ export function sandboxCardTable(): string {
       ? `\`${error.code}\` (retry with a confirm; the intent is back to \`REQUIRES_PAYMENT_METHOD\`)`
       : `declined: \`${error.code}\`${error.declineCode === null ? '' : ` / \`${error.declineCode}\``}`;
   return [
-    '| Last four | Outcome at confirm |',
+    '| Last four | Outcome |',
     '|---|---|',
     // Sorted: an object's own keys that read as integers (9995) would otherwise come first.
     ...Object.entries(SANDBOX_CARDS)
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([lastFour, error]) => `| \`${lastFour}\` | ${outcome(error)} |`),
     `| \`${CAPTURE_FAILS_LAST_FOUR}\` | approved, but every capture fails (\`${CAPTURE_FAILED.code}\`); with \`AUTOMATIC\` the confirm fails with it |`,
+    `| \`${REFUND_FAILS_LAST_FOUR}\` | approved; every refund of it fails (\`FAILED\`, \`failureCode: ${REFUND_DECLINED.code}\`) |`,
+    `| \`${REFUND_LATER_LAST_FOUR}\` | approved; its refunds are answered later: \`PENDING\`, then \`SUCCEEDED\` within SANDBOX_ASYNC_REFUND_SECONDS |`,
     `| a card whose expiry month has passed | declined: \`${EXPIRED.code}\` |`,
     '| any other | approved |',
   ].join('\n');

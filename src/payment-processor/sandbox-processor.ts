@@ -8,14 +8,26 @@ import type {
   CaptureRequest,
   PaymentError,
   PaymentProcessor,
+  RefundOutcome,
+  RefundRequest,
   VoidOutcome,
   VoidRequest,
 } from './payment-processor';
-import { CAPTURE_FAILED, CAPTURE_FAILS_LAST_FOUR, isProcessingError, sandboxDecline } from './sandbox-cards';
+import {
+  CAPTURE_FAILED,
+  CAPTURE_FAILS_LAST_FOUR,
+  isProcessingError,
+  REFUND_DECLINED,
+  REFUND_FAILS_LAST_FOUR,
+  REFUND_LATER_LAST_FOUR,
+  sandboxDecline,
+} from './sandbox-cards';
 
 export interface SandboxSettings {
   /** SANDBOX_LATENCY_MS: how long each answer takes, after it is decided (so a crash can fall between the two). */
   latencyMs: number;
+  /** How long a refund answered later (REFUND_LATER_LAST_FOUR) stays pending; none when omitted. */
+  refundSettlesAfterMs?: number;
 }
 
 // Its statements, prepared: a capture asks four of them, and the sandbox stands in for a processor's own latency, not for Knex's CPU.
@@ -33,14 +45,26 @@ const MOVE_AUTHORIZATION = preparedStatement(
 );
 const REMEMBER = preparedStatement(
   'sandbox_remember',
-  `insert into sandbox_processor_operations (location_id, idempotency_key, operation, amount, outcome, state, capture_fails, captured_amount)
-   values (?, ?, ?, ?, ?, ?, ?, ?)
+  `insert into sandbox_processor_operations (location_id, idempotency_key, operation, amount, outcome, state, capture_fails, captured_amount, settles_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?)
    on conflict (location_id, idempotency_key) do nothing
    returning outcome`,
 );
+/** A pending refund whose time has come is done: asked again, it answers succeeded. */
+const SETTLE_REFUND = preparedStatement(
+  'sandbox_settle_refund',
+  `update sandbox_processor_operations set outcome = ?, settles_at = null
+    where location_id = ? and idempotency_key = ? and operation = 'refund' and settles_at <= ?`,
+);
 
-type Operation = 'authorize' | 'capture' | 'void';
+type Operation = 'authorize' | 'capture' | 'void' | 'refund';
 type AuthorizationState = 'authorized' | 'captured' | 'voided';
+
+const NO_CAPTURE: PaymentError = {
+  code: 'charge_not_captured',
+  declineCode: null,
+  message: 'The processor holds no captured payment by this reference.',
+};
 
 const NO_AUTHORIZATION: PaymentError = {
   code: 'authorization_not_found',
@@ -108,6 +132,32 @@ export class SandboxProcessor implements PaymentProcessor {
     return this.answerAfterLatency(await this.remember(request, 'void', outcome));
   }
 
+  /**
+   * Refunds a captured authorization, by the card it was made with:
+   * REFUND_FAILS_LAST_FOUR fails every refund, REFUND_LATER_LAST_FOUR answers
+   * pending until `refundSettlesAfterMs` has passed, any other succeeds. What
+   * is left to refund is the service's to keep; the sandbox refuses only a
+   * reference it never captured.
+   */
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const now = this.now();
+    await runPrepared(this.db, SETTLE_REFUND, [JSON.stringify({ status: 'succeeded' }), request.locationId, request.idempotencyKey, now]);
+    const replayed = await this.replay<RefundOutcome>(request);
+    if (replayed !== undefined) return this.answerAfterLatency(replayed);
+    const authorization = await this.authorization(request);
+    const later = request.card.lastFour === REFUND_LATER_LAST_FOUR;
+    const outcome: RefundOutcome =
+      authorization?.state !== 'captured'
+        ? { status: 'failed', error: NO_CAPTURE }
+        : request.card.lastFour === REFUND_FAILS_LAST_FOUR
+          ? { status: 'failed', error: REFUND_DECLINED }
+          : later
+            ? { status: 'pending' }
+            : { status: 'succeeded' };
+    const settlesAt = outcome.status === 'pending' ? new Date(now.getTime() + (this.settings.refundSettlesAfterMs ?? 0)) : null;
+    return this.answerAfterLatency(await this.remember(request, 'refund', outcome, undefined, settlesAt));
+  }
+
   private async answerAfterLatency<T>(answer?: T): Promise<T> {
     if (this.settings.latencyMs > 0) await sleep(this.settings.latencyMs);
     return answer as T;
@@ -145,6 +195,7 @@ export class SandboxProcessor implements PaymentProcessor {
       captureFails: false,
       capturedAmount: null,
     },
+    settlesAt: Date | null = null,
   ): Promise<T> {
     const inserted = await runPrepared<{ outcome: T }>(this.db, REMEMBER, [
       request.locationId,
@@ -155,6 +206,7 @@ export class SandboxProcessor implements PaymentProcessor {
       authorization.state,
       authorization.captureFails,
       authorization.capturedAmount,
+      settlesAt,
     ]);
     return inserted[0]?.outcome ?? ((await this.replay<T>(request)) as T);
   }

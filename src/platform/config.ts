@@ -220,6 +220,10 @@ const environmentSchema = z
     SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /** An authorization not captured within this long is voided (the intent CANCELED, cancellationReason AUTOMATIC); Toast's five minutes by default. */
     CAPTURE_WINDOW_SECONDS: positiveInt.default(300),
+    /** A payment may be refunded for this long after its capture (Toast's operator rule: 90 days); later, 409 REFUND_WINDOW_CLOSED. */
+    REFUND_WINDOW_DAYS: positiveInt.default(90),
+    /** The sandbox's card that answers refunds later (docs/checkout.md): its refunds turn SUCCEEDED within this long. */
+    SANDBOX_ASYNC_REFUND_SECONDS: positiveInt.max(3600).default(5),
     /**
      * An intent PROCESSING for longer than this (its process died while the
      * processor was asked) is settled by asking the processor again with the

@@ -45,6 +45,10 @@ const SPEC_SCHEMAS: Record<string, Record<string, string>> = {
     lastPaymentError: 'object',
     cancellationReason: 'string',
     paymentMethodId: 'string/uuid',
+    // Added by refunds (Stripe's and Adyen's model): what was captured, refunded and is left to refund.
+    amountCaptured: 'integer/int32',
+    amountRefunded: 'integer/int32',
+    refundableAmount: 'integer/int32',
   },
   ErrorMessage: {
     status: 'integer/int32',

@@ -123,6 +123,18 @@ describe('a whole hosted checkout through the typed client, over HTTP', () => {
     });
     expect(afterPayment.response.status).toBe(401);
 
+    // That evening, a dish sent back: the backend refunds part of it, keyed so that a retry refunds once.
+    const refunded = await backend.POST('/v1/payment-intents/{id}/refunds', {
+      params: { header: { ...locationHeaders(location), 'Idempotency-Key': `refund-${intentId}` }, path: { id: intentId } },
+      body: { amount: 650, reason: 'REQUESTED_BY_CUSTOMER' },
+    });
+    expect(refunded.response.status).toBe(201);
+    expect(refunded.data).toMatchObject({ paymentIntentId: intentId, amount: 650, status: 'SUCCEEDED', failureCode: null });
+    const afterRefund = await backend.GET('/v1/payment-intents/{id}', { params: { header: locationHeaders(location), path: { id: intentId } } });
+    expect(afterRefund.data).toMatchObject({ status: 'SUCCEEDED', amountCaptured: 2599, amountRefunded: 650, refundableAmount: 1949 });
+    const refunds = await backend.GET('/v1/payment-intents/{id}/refunds', { params: { header: locationHeaders(location), path: { id: intentId } } });
+    expect(refunds.data?.refunds.map(({ id }) => id)).toEqual([refunded.data?.id]);
+
     // A decline is an answer, not an error: its reason is typed on the intent.
     const declinedCard = await backend.POST('/v1/customers/{id}/payment-methods', {
       params: { header: locationHeaders(location), path: { id: customerId } },

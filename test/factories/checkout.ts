@@ -47,6 +47,19 @@ export function cancel(testApp: TestApp, location: string, intentId: string, bod
   return request(testApp.app).post(`/v1/payment-intents/${intentId}/cancel`).set(testApp.as(location)).send(body);
 }
 
+/** A SUCCEEDED intent (AUTOMATIC: authorized and captured at once) paid with a card ending in `lastFour`. */
+export async function paidIntent(testApp: TestApp, location: string, options: { lastFour?: string; amount?: number } = {}): Promise<Checkout> {
+  const checkout = await checkoutWith(testApp, location, { ...options, captureMethod: 'AUTOMATIC' });
+  const paid = await confirm(testApp, location, checkout.intent.id, { paymentMethodId: checkout.cardId }).expect(200);
+  if (paid.body.status !== 'SUCCEEDED') throw new Error(`the intent is ${paid.body.status}, not SUCCEEDED`);
+  return { ...checkout, intent: paid.body as PaymentIntent };
+}
+
+export function refund(testApp: TestApp, location: string, intentId: string, body: object = {}, idempotencyKey?: string): request.Test {
+  const call = request(testApp.app).post(`/v1/payment-intents/${intentId}/refunds`).set(testApp.as(location));
+  return (idempotencyKey === undefined ? call : call.set('Idempotency-Key', idempotencyKey)).send(body);
+}
+
 /** The intent's events, oldest first: type and `previous`. */
 export async function intentEvents(
   testApp: TestApp,

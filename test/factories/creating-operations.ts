@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TestApp } from '../support/test-app';
+import { paidIntent } from './checkout';
 import { cardInput, createCustomer, saveCard } from './customers';
 
 export interface CreatingOperation {
@@ -63,6 +64,15 @@ export function creatingOperations(app: () => TestApp): CreatingOperation[] {
         },
       }),
       another: withReference,
+    },
+    {
+      template: '/v1/payment-intents/{id}/refunds',
+      table: 'refunds',
+      prepare: async (location) => ({
+        path: `/v1/payment-intents/${(await paidIntent(app(), location)).intent.id}/refunds`,
+        body: { amount: 300, reason: 'REQUESTED_BY_CUSTOMER' },
+      }),
+      another: (body) => ({ ...body, amount: 200 }),
     },
     {
       template: '/v1/webhook-endpoints',

@@ -80,7 +80,11 @@ function bodyArbitrary(valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitra
 const validCustomer = fc.record({ externalReferenceId: fc.constantFrom('u1', 'u2', 'u3'), description: fc.string({ maxLength: 30 }) });
 const validCard = fc.record({ fingerprint: fc.constantFrom('fp-1', 'fp-2', 'fp-3') }).map((extra) => cardInput(extra));
 const validCardUpdate = fc.record({
-  card: fc.record({ lastFour: fc.constantFrom('4242', '1881'), expiry: fc.constantFrom({ month: '04', year: '2032' }, { month: '12', year: '2033' }) }),
+  // 0341 and 0358: the sandbox's cards whose refunds fail, or are answered later.
+  card: fc.record({
+    lastFour: fc.constantFrom('4242', '1881', '0341', '0358'),
+    expiry: fc.constantFrom({ month: '04', year: '2032' }, { month: '12', year: '2033' }),
+  }),
   fingerprint: fc.constantFrom('fp-1', 'fp-2', 'fp-9'),
 });
 const validIntent = fc.record({
@@ -121,6 +125,8 @@ type Step =
   | { op: 'confirmIntent'; intent: IdPick; card: IdPick | null }
   | { op: 'confirmRacingErasure'; intent: IdPick; card: IdPick | null; customer: IdPick }
   | { op: 'captureIntent'; intent: IdPick; amount: number | null }
+  | { op: 'refundIntent'; intent: IdPick; amount: number | null }
+  | { op: 'listRefunds'; intent: IdPick }
   | { op: 'listIntents'; status: string | null }
   | { op: 'listEvents'; type: string | null; customer: IdPick | null }
   | { op: 'customerEvents'; customer: IdPick };
@@ -173,6 +179,11 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({ op: fc.constant('captureIntent' as const), intent: idPick, amount: fc.option(fc.integer({ min: -1, max: 200 }), { nil: null }) }),
   },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant('refundIntent' as const), intent: idPick, amount: fc.option(fc.integer({ min: -1, max: 120 }), { nil: null }) }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('listRefunds' as const), intent: idPick }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -300,6 +311,16 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
         app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/capture`).set(headers),
         step.amount === null ? {} : { amountToCapture: step.amount },
       );
+    case 'refundIntent':
+      return json(
+        app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/refunds`).set(headers),
+        step.amount === null ? {} : { amount: step.amount },
+      );
+    case 'listRefunds':
+      return app
+        .get(`/v1/payment-intents/${pickId(step.intent, known.intents)}/refunds`)
+        .query({ limit: 100 })
+        .set(headers);
     case 'listIntents':
       return app
         .get('/v1/payment-intents')
@@ -342,6 +363,7 @@ interface Snapshot {
   cards: Row[];
   defaults: Row[];
   intents: Row[];
+  refunds: Row[];
   eventIds: Set<string>;
 }
 
@@ -351,11 +373,12 @@ async function snapshot(): Promise<Snapshot> {
     ['payment_methods', ['location_id', 'id']],
     ['default_payment_methods', ['location_id', 'customer_id', 'context_name']],
     ['payment_intents', ['location_id', 'id']],
+    ['refunds', ['location_id', 'id']],
   ];
   const rows = await Promise.all(tables.map(([table, order]) => testApp.db.knex(table).select('*').orderBy(order)));
   const events = (await testApp.db.knex('events').select('id')) as Array<{ id: string }>;
-  const [customers, cards, defaults, intents] = rows as [Row[], Row[], Row[], Row[]];
-  return { text: JSON.stringify(rows), customers, cards, defaults, intents, eventIds: new Set(events.map(({ id }) => id)) };
+  const [customers, cards, defaults, intents, refunds] = rows as [Row[], Row[], Row[], Row[], Row[]];
+  return { text: JSON.stringify(rows), customers, cards, defaults, intents, refunds, eventIds: new Set(events.map(({ id }) => id)) };
 }
 
 /** Rows by key: added, removed, and kept (before and after). */
@@ -397,6 +420,13 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
         (type) => `${is.location_id as string} ${type} ${(eventCustomerOf(was, is, customers.removed) as string | null) ?? 'none'}`,
       ),
     ),
+    // A refund's events are its intent's customer's: its creation, then the processor's answer if it came.
+    ...diff(before.refunds, after.refunds, byId).added.flatMap((refund) => {
+      const intent = after.intents.find((row) => row.location_id === refund.location_id && row.id === refund.payment_intent_id) as Row;
+      const whose = `${refund.location_id as string} %s ${(intent.customer_id as string | null) ?? 'none'}`;
+      const settled = refund.status === 'PENDING' ? [] : [`refund.${(refund.status as string).toLowerCase()}`];
+      return ['refund.created', ...settled].map((type) => whose.replace('%s', type));
+    }),
   ].sort();
 }
 
@@ -481,7 +511,7 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
   // `results` is the length of the list it counts.
   const body = response.body as Record<string, unknown>;
   if (typeof body?.results === 'number') {
-    const list = (body.customers ?? body.paymentMethods ?? body.events ?? body.paymentIntents) as unknown[];
+    const list = (body.customers ?? body.paymentMethods ?? body.events ?? body.paymentIntents ?? body.refunds) as unknown[];
     expect(body.results).toBe(list.length);
   }
 
@@ -541,6 +571,24 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
     expect({ erased: id, withEmail, leaking }).toEqual({ erased: id, withEmail: [], leaking: [] });
   }
 
+  // Money: refunded <= captured <= authorized for every intent, what is refunded is the sum of its PENDING and SUCCEEDED refunds,
+  // and every refund's status is what the sandbox answered for it.
+  const money = await testApp.db.knex.raw(`
+    select i.id, i.amount_refunded, i.amount_captured, (i.latest_payment ->> 'amount')::int as paid,
+           coalesce((select sum(r.amount) from refunds r
+                      where r.location_id = i.location_id and r.payment_intent_id = i.id and r.status in ('PENDING', 'SUCCEEDED')), 0)::int as refunding
+      from payment_intents i
+     where not (i.amount_refunded between 0 and i.amount_captured)
+        or i.amount_captured > coalesce((i.latest_payment ->> 'amount')::int, 0)
+        or i.amount_refunded <> coalesce((select sum(r.amount) from refunds r
+                                           where r.location_id = i.location_id and r.payment_intent_id = i.id and r.status in ('PENDING', 'SUCCEEDED')), 0)`);
+  expect({ step: step.op, intents: money.rows }).toEqual({ step: step.op, intents: [] });
+  const disagreeing = await testApp.db.knex.raw(`
+    select r.id, r.status, o.outcome from refunds r
+      left join sandbox_processor_operations o on o.location_id = r.location_id and o.idempotency_key = r.id::text and o.operation = 'refund'
+     where upper(coalesce(o.outcome ->> 'status', 'none')) <> r.status`);
+  expect({ step: step.op, refunds: disagreeing.rows }).toEqual({ step: step.op, refunds: [] });
+
   // A default always points at a live card of that customer, in its location.
   const dangling = await testApp.db.knex.raw(`
     select count(*)::int as count from default_payment_methods d
@@ -567,9 +615,9 @@ function remember(step: Step, response: request.Response, known: Known): void {
 
 /**
  * Each sequence starts from a customer per location with a saved card set as
- * its `web` default and an intent: short random sequences then reach the
+ * its `web` default, an intent, and an intent paid at once: short random sequences then reach the
  * deep states (replacing and removing a default, removing a card that has
- * one, canceling) rather than mostly aiming at ids that do not exist yet.
+ * one, canceling, refunding) rather than mostly aiming at ids that do not exist yet.
  */
 async function seed(known: Record<string, Known>): Promise<void> {
   // Each sequence from empty tables: a snapshot per step then costs the same in the 500th sequence as in the first.
@@ -593,9 +641,27 @@ async function seed(known: Record<string, Known>): Promise<void> {
       .set(testApp.as(location))
       .send({ amount: 100, currency: 'USD', externalReferenceId: 'seed', customerId: customer })
       .expect(201);
+    // And one paid at once, so refunds have something to act on: by a card whose refunds the sandbox answers at once (a), or later (b).
+    const refundCard = (
+      await request(testApp.app)
+        .post(`/v1/customers/${customer}/payment-methods`)
+        .set(testApp.as(location))
+        .send(cardInput({ card: { type: 'visa', lastFour: location === LOCATIONS[0] ? '4242' : '0358', expiry: { month: '4', year: '2031' } } }))
+        .expect(201)
+    ).body.id as string;
+    const paid = await request(testApp.app)
+      .post('/v1/payment-intents')
+      .set(testApp.as(location))
+      .send({ amount: 200, currency: 'USD', externalReferenceId: 'seed-paid', customerId: customer, captureMethod: 'AUTOMATIC' })
+      .expect(201);
+    await request(testApp.app)
+      .post(`/v1/payment-intents/${paid.body.id}/confirm`)
+      .set(testApp.as(location))
+      .send({ paymentMethodId: refundCard })
+      .expect(200, /"status":"SUCCEEDED"/);
     pool.customers.push(customer);
-    pool.cards.push(card);
-    pool.intents.push(intent.body.id as string);
+    pool.cards.push(card, refundCard);
+    pool.intents.push(intent.body.id as string, paid.body.id as string);
   }
 }
 

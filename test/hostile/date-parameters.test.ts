@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { API_OPERATIONS } from '../../src/api-operations';
 import { pathParameters } from '../../src/api/operation';
+import { paidIntent } from '../factories/checkout';
 import { createCustomer } from '../factories/customers';
 import { newLocation } from '../factories/locations';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -16,10 +17,12 @@ import { startTestApp, type TestApp } from '../support/test-app';
 let testApp: TestApp;
 let location: string;
 let customerId: string;
+let intentId: string;
 beforeAll(async () => {
   testApp = await startTestApp();
   location = newLocation();
   customerId = (await createCustomer(testApp, location)).id;
+  intentId = (await paidIntent(testApp, location)).intent.id;
 });
 afterAll(() => testApp.close());
 
@@ -31,7 +34,9 @@ const DATED = API_OPERATIONS.flatMap((operation) =>
 );
 
 function urlOf(path: string, parameter: string, value: string): string {
-  const concrete = pathParameters(path).reduce((url, name) => url.replace(`{${name}}`, customerId), path);
+  // An intent's lists (its refunds) name the intent; every other dated list, the customer.
+  const id = path.startsWith('/v1/payment-intents/') ? intentId : customerId;
+  const concrete = pathParameters(path).reduce((url, name) => url.replace(`{${name}}`, id), path);
   return `${concrete}?${parameter}=${encodeURIComponent(value)}`;
 }
 
@@ -103,6 +108,6 @@ describe.each(DATED.map(({ operation, parameter }) => [`${operation.method.toUpp
   },
 );
 
-it('covers the four dated lists, both parameters each', () => {
-  expect(DATED.map(({ operation, parameter }) => `${operation.operationId} ${parameter}`).sort()).toHaveLength(8);
+it('covers the five dated lists, both parameters each', () => {
+  expect(DATED.map(({ operation, parameter }) => `${operation.operationId} ${parameter}`).sort()).toHaveLength(10);
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => testApp.close());
 
-const TABLES = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'idempotency_keys'];
+const TABLES = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'refunds', 'idempotency_keys'];
 
 async function rowCounts(): Promise<Record<string, number>> {
   const entries = await Promise.all(TABLES.map(async (table) => [table, Number((await testApp.db.knex(table).count({ count: '*' }).first())?.count)] as const));
@@ -83,35 +83,41 @@ const BAD_NUMBERS: Array<[string, string]> = [
   ['a negative', '-1'],
 ];
 
-describe.each(CREATES)('every field of POST $template', ({ template, prepare }) => {
-  const leaves = leavesOf(requestSchema(template));
-  const strings = leaves.filter((leaf) => leaf.schema.type === 'string');
-
-  it('is walked: the document lists its fields', () => {
-    expect(leaves.length).toBeGreaterThan(1);
-  });
-
-  it.each(strings.flatMap((leaf) => BAD_STRINGS.map(([what, value]) => [leaf.path.join('.'), what, leaf.path, value] as const)))(
-    '%s with %s is refused with 400 naming it, and nothing changes',
-    async (fieldName, _what, path, value) => {
-      const location = newLocation();
-      const { path: url, body } = await prepare(location);
-      const before = await rowCounts();
-      const response = await request(testApp.app)
-        .post(url)
-        .set(testApp.as(location))
-        .send(withValue(body, path, value));
-      expectRefused(response, fieldName);
-      expect(response.status).toBe(400);
-      expect(await rowCounts()).toEqual(before);
-    },
+describe('every string field of every create', () => {
+  const fields = CREATES.flatMap((create) =>
+    leavesOf(requestSchema(create.template))
+      .filter((leaf) => leaf.schema.type === 'string')
+      .map((leaf) => ({ create, leaf })),
   );
 
-  it.each(strings.map((leaf) => [leaf.path.join('.'), leaf.path] as const))(
-    '%s holding a card number is refused (1004), and nothing changes',
-    async (_fieldName, path) => {
+  it('is walked: the document lists them, and each free-text one is bounded', () => {
+    expect(new Set(fields.map(({ create }) => create.template)).size).toBeGreaterThan(1);
+    const unbounded = fields.filter(
+      ({ leaf }) => leaf.schema.enum === undefined && leaf.schema.const === undefined && typeof leaf.schema.maxLength !== 'number',
+    );
+    expect(unbounded.map(({ create, leaf }) => `${create.template} ${leaf.path.join('.')}`)).toEqual([]);
+  });
+
+  it.each(
+    fields.flatMap(({ create, leaf }) => BAD_STRINGS.map(([what, value]) => [create.template, leaf.path.join('.'), what, create, leaf.path, value] as const)),
+  )('POST %s: %s with %s is refused with 400 naming it, and nothing changes', async (_template, fieldName, _what, create, path, value) => {
+    const location = newLocation();
+    const { path: url, body } = await create.prepare(location);
+    const before = await rowCounts();
+    const response = await request(testApp.app)
+      .post(url)
+      .set(testApp.as(location))
+      .send(withValue(body, path, value));
+    expectRefused(response, fieldName);
+    expect(response.status).toBe(400);
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it.each(fields.map(({ create, leaf }) => [create.template, leaf.path.join('.'), create, leaf.path] as const))(
+    'POST %s: %s holding a card number is refused (1004), and nothing changes',
+    async (_template, _fieldName, create, path) => {
       const location = newLocation();
-      const { path: url, body } = await prepare(location);
+      const { path: url, body } = await create.prepare(location);
       const before = await rowCounts();
       const response = await request(testApp.app)
         .post(url)
@@ -127,33 +133,29 @@ describe.each(CREATES)('every field of POST $template', ({ template, prepare }) 
   const filler = (format: unknown) => (length: number) => (format === 'uri' ? `https://hooks.example.com/${'x'.repeat(length - 26)}` : 'x'.repeat(length));
   // Every field with a maximum length whose own pattern (if any) takes such a filling: a pattern that only
   // refuses characters (control characters, format characters) does not keep its field from this test.
-  const bounded = strings.filter((leaf) => {
+  const bounded = fields.filter(({ leaf }) => {
     if (typeof leaf.schema.maxLength !== 'number' || leaf.schema.enum !== undefined) return false;
     return leaf.schema.pattern === undefined || new RegExp(leaf.schema.pattern as string, 'u').test(filler(leaf.schema.format)(leaf.schema.maxLength));
   });
-  it('is walked: free-text fields are bounded', () => {
-    expect(bounded.length).toBeGreaterThan(0);
+  it.each(
+    bounded.map(({ create, leaf }) => [create.template, leaf.path.join('.'), leaf.schema.maxLength as number, create, leaf.path, leaf.schema.format] as const),
+  )('POST %s: %s is accepted at its maximum of %i characters and refused one past it', async (_template, fieldName, max, create, path, format) => {
+    const filled = filler(format);
+    const location = newLocation();
+    const { path: url, body } = await create.prepare(location);
+    const before = await rowCounts();
+    const over = await request(testApp.app)
+      .post(url)
+      .set(testApp.as(location))
+      .send(withValue(body, path, filled(max + 1)));
+    expectRefused(over, fieldName);
+    expect(await rowCounts()).toEqual(before);
+    const atMax = await request(testApp.app)
+      .post(url)
+      .set(testApp.as(location))
+      .send(withValue(body, path, filled(max)));
+    expect(atMax.status).toBeLessThan(300);
   });
-  it.each(bounded.map((leaf) => [leaf.path.join('.'), leaf.schema.maxLength as number, leaf.path, leaf.schema.format] as const))(
-    '%s is accepted at its maximum of %i characters and refused one past it',
-    async (fieldName, max, path, format) => {
-      const filled = filler(format);
-      const location = newLocation();
-      const { path: url, body } = await prepare(location);
-      const before = await rowCounts();
-      const over = await request(testApp.app)
-        .post(url)
-        .set(testApp.as(location))
-        .send(withValue(body, path, filled(max + 1)));
-      expectRefused(over, fieldName);
-      expect(await rowCounts()).toEqual(before);
-      const atMax = await request(testApp.app)
-        .post(url)
-        .set(testApp.as(location))
-        .send(withValue(body, path, filled(max)));
-      expect(atMax.status).toBeLessThan(300);
-    },
-  );
 });
 
 describe('every number field of every create', () => {

@@ -53,9 +53,13 @@ describe("README's API snippets", () => {
     expect(stdout).toContain('"status":"REQUIRES_CAPTURE"');
     expect(stdout).toMatch(/"status":"SUCCEEDED".*"latestPayment":\{[^}]*"status":"CAPTURED","amount":1250/);
     expect(stdout).toMatch(/"results":1,"paymentIntents":\[\{/);
+    // The partial refund, and what is left to refund.
+    expect(stdout).toMatch(/"amount":300,"reason":"REQUESTED_BY_CUSTOMER","status":"SUCCEEDED","failureCode":null/);
+    expect(stdout).toContain('"amountCaptured":1250,"amountRefunded":300,"refundableAmount":950');
+    expect(stdout).toMatch(/"results":1,"refunds":\[\{/);
     // The customer's history, newest first, and the endpoint made with its secret.
     expect(stdout).toContain('"results":2,"events":[{');
-    expect(stdout).toContain('"type":"payment_intent.succeeded"');
+    expect(stdout).toContain('"type":"refund.succeeded"');
     expect(stdout).toMatch(/"results":0,"deliveries":\[\]|"deliveries":\[\{/);
   }, 90_000);
 

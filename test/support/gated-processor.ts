@@ -4,6 +4,8 @@ import type {
   CaptureOutcome,
   CaptureRequest,
   PaymentProcessor,
+  RefundOutcome,
+  RefundRequest,
   VoidOutcome,
   VoidRequest,
 } from '../../src/payment-processor/payment-processor';
@@ -36,7 +38,7 @@ export class GatedProcessor implements PaymentProcessor {
     this.gate = undefined;
   }
 
-  /** Authorize acts at the processor, then throws instead of answering (true), or answers again (false). */
+  /** Authorize and refund act at the processor, then throw instead of answering (true), or answer again (false). */
   loseAnswers(losing: boolean): void {
     this.losing = losing;
   }
@@ -55,5 +57,11 @@ export class GatedProcessor implements PaymentProcessor {
 
   void(request: VoidRequest): Promise<VoidOutcome> {
     return this.inner.void(request);
+  }
+
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const outcome = await this.inner.refund(request);
+    if (this.losing) throw new Error('socket hang up');
+    return outcome;
   }
 }

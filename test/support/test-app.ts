@@ -13,6 +13,8 @@ import type { RateLimitSettings } from '../../src/platform/rate-limit/api-rate-l
 import type { Readiness } from '../../src/platform/lifecycle/readiness';
 import { createLogger } from '../../src/platform/logger';
 import type { CheckoutFlow } from '../../src/flows/checkout/checkout.flow';
+import type { RefundFlow } from '../../src/flows/refunds/refund.flow';
+import { sandboxRefundSettlesAfterMs } from '../../src/flows/refunds/refund-sweeps';
 import type { PaymentProcessor } from '../../src/payment-processor/payment-processor';
 import { SandboxProcessor } from '../../src/payment-processor/sandbox-processor';
 import { createMetrics, type Metrics } from '../../src/platform/metrics/metrics';
@@ -41,6 +43,8 @@ export interface TestApp {
   metrics: Metrics | undefined;
   /** The checkout as the server's sweeps run it (capture window, recovery), on the app's processor and database. */
   checkout: CheckoutFlow;
+  /** The refunds flow as the server's sweep runs it (PENDING refunds asked about again). */
+  refund: RefundFlow;
   close(): Promise<void>;
 }
 
@@ -101,15 +105,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const tokenFor: TestApp['tokenFor'] = async ({ scopes, locations }, clientId = TEST_CLIENT.clientId) =>
     (await issuer.issue({ clientId, secretHash: '', scopes: [...scopes], locations: [...locations] }, scopes)).accessToken;
   const adminAuthorization = { Authorization: `Bearer ${await tokenFor({ scopes: SCOPES, locations: ['*'] })}` };
-  const processor = options.processor?.(db) ?? new SandboxProcessor(db.knex, { latencyMs: 0 });
   // What a service started with no settings has (config.ts holds every default), less what a test sets.
   const defaults = loadConfig({ NODE_ENV: 'test' });
+  const processor =
+    options.processor?.(db) ??
+    new SandboxProcessor(db.knex, { latencyMs: 0, refundSettlesAfterMs: sandboxRefundSettlesAfterMs(defaults.SANDBOX_ASYNC_REFUND_SECONDS) });
   const services = createServices(
     {
       paymentCurrencies: defaults.PAYMENT_CURRENCIES,
       sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? defaults.SESSION_SECRET_TTL_SECONDS,
       maxCardsPerCustomer: options.maxCardsPerCustomer ?? defaults.MAX_CARDS_PER_CUSTOMER,
       captureWindowSeconds: options.captureWindowSeconds ?? defaults.CAPTURE_WINDOW_SECONDS,
+      refundWindowDays: defaults.REFUND_WINDOW_DAYS,
       webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation ?? defaults.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
     },
@@ -148,6 +155,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     adminAuthorization,
     metrics,
     checkout: services.checkout,
+    refund: services.refund,
     close: () => db.close(),
   };
 }

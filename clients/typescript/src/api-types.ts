@@ -478,19 +478,90 @@ export interface paths {
          *
          *     The sandbox processor (PAYMENT_PROCESSOR=sandbox) decides by the card's last four digits:
          *
-         *     | Last four | Outcome at confirm |
+         *     | Last four | Outcome |
          *     |---|---|
          *     | `0002` | declined: `card_declined` / `generic_decline` |
          *     | `0069` | declined: `expired_card` |
          *     | `0119` | `processing_error` (retry with a confirm; the intent is back to `REQUIRES_PAYMENT_METHOD`) |
          *     | `9995` | declined: `card_declined` / `insufficient_funds` |
          *     | `0259` | approved, but every capture fails (`capture_failed`); with `AUTOMATIC` the confirm fails with it |
+         *     | `0341` | approved; every refund of it fails (`FAILED`, `failureCode: refund_declined`) |
+         *     | `0358` | approved; its refunds are answered later: `PENDING`, then `SUCCEEDED` within SANDBOX_ASYNC_REFUND_SECONDS |
          *     | a card whose expiry month has passed | declined: `expired_card` |
          *     | any other | approved |
          *
          *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
         post: operations["confirmPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payment intent's refunds
+         * @description Not in the spec. The intent's refunds, newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not one of this intent's refunds is a 400.
+         */
+        get: operations["listPaymentIntentRefunds"];
+        put?: never;
+        /**
+         * Refund a captured payment intent, in part or in full
+         * @description Not in the spec: Toast's hosted checkout has no refund API, so refunds follow Stripe and Adyen. Refunds `amount` (minor units; all of `refundableAmount` when left out) of a SUCCEEDED intent, within REFUND_WINDOW_DAYS (90 by default) of its capture, or 409 `REFUND_WINDOW_CLOSED`. Several refunds may be made while their sum stays within `amountCaptured`: one asking for more than is left is 409 `REFUND_EXCEEDS_CAPTURED`, naming what is left, however many requests race (PENDING refunds count). Server side only: never with a session secret.
+         *
+         *     The refund is recorded PENDING (`refund.created`), then the processor is asked: the answer is 201 with the refund after its answer, SUCCEEDED (`refund.succeeded`) or FAILED with `failureCode` (`refund.failed`; its amount is refundable again), or still PENDING if the processor answers later or not at all (the service asks it again every second until it does). A retry with the same Idempotency-Key answers the refund as it stands then.
+         *
+         *     A refund is created PENDING and moves once:
+         *
+         *     | From | To | Event | When |
+         *     |---|---|---|---|
+         *     | PENDING | SUCCEEDED | `refund.succeeded` | the processor refunds it, at once or later |
+         *     | PENDING | FAILED | `refund.failed` | the processor declines it (`failureCode` says why); its amount is refundable again |
+         *
+         *     The sandbox processor decides by the card the intent was paid with:
+         *
+         *     | Last four | Outcome |
+         *     |---|---|
+         *     | `0002` | declined: `card_declined` / `generic_decline` |
+         *     | `0069` | declined: `expired_card` |
+         *     | `0119` | `processing_error` (retry with a confirm; the intent is back to `REQUIRES_PAYMENT_METHOD`) |
+         *     | `9995` | declined: `card_declined` / `insufficient_funds` |
+         *     | `0259` | approved, but every capture fails (`capture_failed`); with `AUTOMATIC` the confirm fails with it |
+         *     | `0341` | approved; every refund of it fails (`FAILED`, `failureCode: refund_declined`) |
+         *     | `0358` | approved; its refunds are answered later: `PENDING`, then `SUCCEEDED` within SANDBOX_ASYNC_REFUND_SECONDS |
+         *     | a card whose expiry month has passed | declined: `expired_card` |
+         *     | any other | approved |
+         *
+         *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/refunds/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a refund
+         * @description Not in the spec. A refund of this location, as it stands: a PENDING one settles when the processor answers.
+         */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -891,6 +962,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "refund.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.created
+         * @description A refund was made PENDING, its amount taken from what the intent may still refund; the processor is asked next. Delivered to each enabled endpoint subscribed to `refund.created` or `*`.
+         */
+        post: operations["webhook.refund.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.failed
+         * @description The processor declined the refund (`failureCode` says why); its amount may be refunded again. `previous.status` is PENDING. Delivered to each enabled endpoint subscribed to `refund.failed` or `*`.
+         */
+        post: operations["webhook.refund.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * refund.succeeded
+         * @description The processor refunded it (at once, or later for a refund it answered later); `previous.status` is PENDING. Delivered to each enabled endpoint subscribed to `refund.succeeded` or `*`.
+         */
+        post: operations["webhook.refund.succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1037,6 +1168,24 @@ export interface components {
         };
         /**
          * @example {
+         *       "amount": 500,
+         *       "reason": "REQUESTED_BY_CUSTOMER"
+         *     }
+         */
+        CreateRefundRequest: {
+            /**
+             * Format: int32
+             * @description In minor units of the intent's currency; all that is still refundable (`refundableAmount`) when left out.
+             */
+            amount?: number;
+            /**
+             * @description Stripe's reasons; recorded, not checked.
+             * @enum {string}
+             */
+            reason?: "DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER";
+        };
+        /**
+         * @example {
          *       "url": "https://shop.example.com/webhooks/payment-profiles",
          *       "enabledEvents": [
          *         "*"
@@ -1057,7 +1206,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             /**
              * Format: uri
              * @description Where deliveries are POSTed, stored and answered as the WHATWG URL parser normalizes it. `https` with a public host; plain `http` and private, loopback or link-local hosts (also as an IPv6 form that carries such an IPv4 address: compatible, mapped, NAT64, 6to4, Teredo; or a name with a trailing dot) only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). No credentials, white space or control characters. Redirects are not followed.
@@ -1242,6 +1391,7 @@ export interface components {
              *     | 2006 | 404 | PAYMENT_INTENT_NOT_FOUND | The payment intent does not exist. |
              *     | 2007 | 404 | EVENT_NOT_FOUND | The event does not exist (or is older than the retention period). |
              *     | 2008 | 404 | WEBHOOK_ENDPOINT_NOT_FOUND | The webhook endpoint does not exist. |
+             *     | 2009 | 404 | REFUND_NOT_FOUND | The refund does not exist. |
              *     | 3001 | 409 | CONFLICT | The request conflicts with a concurrent change. Retry it. |
              *     | 3002 | 409 | PAYMENT_INTENT_STATUS_CONFLICT | The payment intent cannot make this change in its current status. |
              *     | 3003 | 409 | IDEMPOTENCY_REQUEST_IN_PROGRESS | A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives. |
@@ -1250,6 +1400,8 @@ export interface components {
              *     | 3006 | 409 | EXTERNAL_REFERENCE_IN_USE | Another customer of this location holds this externalReferenceId. |
              *     | 3007 | 409 | FINGERPRINT_IN_USE | Another card of this customer holds this fingerprint. |
              *     | 3008 | 409 | WEBHOOK_ENDPOINT_LIMIT_REACHED | The location already holds the most webhook endpoints allowed. Remove one before making another. |
+             *     | 3009 | 409 | REFUND_EXCEEDS_CAPTURED | The refund asks for more than is left to refund of the captured amount; the message names what is left. |
+             *     | 3010 | 409 | REFUND_WINDOW_CLOSED | The payment was captured longer ago than REFUND_WINDOW_DAYS allows a refund. |
              *     | 4001 | 401 | AUTHENTICATION_REQUIRED | A bearer access token is required: Authorization: Bearer <token>. |
              *     | 4002 | 401 | INVALID_TOKEN | The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience). |
              *     | 4003 | 401 | INVALID_CLIENT_CREDENTIALS | The client id or client secret is wrong. |
@@ -1265,7 +1417,7 @@ export interface components {
              *     | 5006 | 503 | SERVICE_OVERLOADED | The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold. |
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are (the first 100). */
@@ -1283,7 +1435,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1342,7 +1494,7 @@ export interface components {
             /** @description The request that made the change (its X-Request-Id). */
             requestId: string | null;
             /** @enum {string} */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed";
         };
         /**
          * @example {
@@ -1447,7 +1599,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -1463,7 +1615,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1542,7 +1694,10 @@ export interface components {
          *       "mandateId": null,
          *       "paymentMethodId": null,
          *       "lastPaymentError": null,
-         *       "cancellationReason": null
+         *       "cancellationReason": null,
+         *       "amountCaptured": 0,
+         *       "amountRefunded": 0,
+         *       "refundableAmount": 0
          *     }
          */
         PaymentIntent: {
@@ -1551,6 +1706,11 @@ export interface components {
              * @description Amount in minor units of the currency (cents for USD).
              */
             amount: number;
+            /**
+             * Format: int32
+             * @description Not in the spec: what was captured, in minor units (0 until the intent is SUCCEEDED).
+             */
+            amountCaptured: number;
             amountDetails: {
                 /**
                  * Format: int32
@@ -1558,6 +1718,11 @@ export interface components {
                  */
                 tip: number;
             };
+            /**
+             * Format: int32
+             * @description Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).
+             */
+            amountRefunded: number;
             /** @description AUTOMATIC: voided by the service when the capture window ended. */
             cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
             /** @enum {string} */
@@ -1582,6 +1747,11 @@ export interface components {
             } | null;
             /** @description The saved card attached or paid with; cleared by a failed payment. */
             paymentMethodId: string | null;
+            /**
+             * Format: int32
+             * @description Not in the spec: `amountCaptured` less `amountRefunded`, what a refund may still take.
+             */
+            refundableAmount: number;
             /** @description Sent by the browser side as Platform-Session-Secret. */
             sessionSecret: string;
             standingInstructionType: ("INSTALLMENT" | "RECURRING" | "UNSCHEDULED") | null;
@@ -1609,6 +1779,11 @@ export interface components {
              * @description Amount in minor units of the currency (cents for USD).
              */
             amount: number;
+            /**
+             * Format: int32
+             * @description Not in the spec: what was captured, in minor units (0 until the intent is SUCCEEDED).
+             */
+            amountCaptured: number;
             amountDetails: {
                 /**
                  * Format: int32
@@ -1616,6 +1791,11 @@ export interface components {
                  */
                 tip: number;
             };
+            /**
+             * Format: int32
+             * @description Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).
+             */
+            amountRefunded: number;
             /** @description AUTOMATIC: voided by the service when the capture window ended. */
             cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
             /** @enum {string} */
@@ -1640,6 +1820,11 @@ export interface components {
             } | null;
             /** @description The saved card attached or paid with; cleared by a failed payment. */
             paymentMethodId: string | null;
+            /**
+             * Format: int32
+             * @description Not in the spec: `amountCaptured` less `amountRefunded`, what a refund may still take.
+             */
+            refundableAmount: number;
             standingInstructionType: ("INSTALLMENT" | "RECURRING" | "UNSCHEDULED") | null;
             /** @enum {string} */
             status: "REQUIRES_PAYMENT_METHOD" | "REQUIRES_CONFIRMATION" | "PROCESSING" | "REQUIRES_CAPTURE" | "SUCCEEDED" | "CANCELED";
@@ -1669,7 +1854,10 @@ export interface components {
          *           "mandateId": null,
          *           "paymentMethodId": null,
          *           "lastPaymentError": null,
-         *           "cancellationReason": null
+         *           "cancellationReason": null,
+         *           "amountCaptured": 0,
+         *           "amountRefunded": 0,
+         *           "refundableAmount": 0
          *         }
          *       ],
          *       "hasMore": false
@@ -1834,6 +2022,87 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "019ab3c6-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+         *       "paymentIntentId": "019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+         *       "amount": 500,
+         *       "reason": "REQUESTED_BY_CUSTOMER",
+         *       "status": "SUCCEEDED",
+         *       "failureCode": null,
+         *       "createdAt": "2026-11-23T19:02:41.517Z"
+         *     }
+         */
+        Refund: {
+            /**
+             * Format: int32
+             * @description In minor units of the intent's currency.
+             */
+            amount: number;
+            /** @description ISO 8601 UTC with milliseconds, ending in Z. */
+            createdAt: string;
+            /** @description Why the processor declined the refund (FAILED only), e.g. `refund_declined`. */
+            failureCode: string | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            paymentIntentId: string;
+            reason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER") | null;
+            /**
+             * @description PENDING until the processor answers (some answer later); then SUCCEEDED, or FAILED with `failureCode`.
+             * @enum {string}
+             */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+        };
+        RefundCreatedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Refund"];
+            };
+            /** @constant */
+            type: "refund.created";
+        };
+        RefundFailedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Refund"];
+            };
+            /** @constant */
+            type: "refund.failed";
+        };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "refunds": [
+         *         {
+         *           "id": "019ab3c6-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+         *           "paymentIntentId": "019ab3c5-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+         *           "amount": 500,
+         *           "reason": "REQUESTED_BY_CUSTOMER",
+         *           "status": "SUCCEEDED",
+         *           "failureCode": null,
+         *           "createdAt": "2026-11-23T19:02:41.517Z"
+         *         }
+         *       ],
+         *       "hasMore": false
+         *     }
+         */
+        RefundList: {
+            /** @description Whether more refunds follow: ask again with `startingAfter` the last id of this page. */
+            hasMore: boolean;
+            /** @description Newest first. */
+            refunds: components["schemas"]["Refund"][];
+            /**
+             * Format: int32
+             * @description Number of refunds in `refunds`: the page's length.
+             */
+            results: number;
+        };
+        RefundSucceededEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Refund"];
+            };
+            /** @constant */
+            type: "refund.succeeded";
+        };
+        /**
+         * @example {
          *       "paymentMethodId": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
          *       "contextName": "web-checkout"
          *     }
@@ -1928,7 +2197,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed")[];
+            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             /**
              * @description DISABLED stops deliveries (they wait); ENABLED resumes them.
              * @enum {string}
@@ -1960,7 +2229,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed";
+            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -2013,7 +2282,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -2065,7 +2334,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             /** Format: uuid */
             id: string;
             /** @description The signing secret (`whsec_` and base64): shown in this answer only. Verify deliveries with it (Standard Webhooks); after a rotation the previous secret keeps signing beside it for 24 hours. */
@@ -2319,6 +2588,22 @@ export interface components {
             };
         };
         /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2009` REFUND_NOT_FOUND: The refund does not exist.
+         */
+        "Error404-2009": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
          * @description The request conflicts with the current state.
          *
          *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
@@ -2360,6 +2645,26 @@ export interface components {
          *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
          */
         "Error409-3002-3001": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
+         *     - `3009` REFUND_EXCEEDS_CAPTURED: The refund asks for more than is left to refund of the captured amount; the message names what is left.
+         *     - `3010` REFUND_WINDOW_CLOSED: The payment was captured longer ago than REFUND_WINDOW_DAYS allows a refund.
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         */
+        "Error409-3002-3009-3010-3003": {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3099,7 +3404,7 @@ export interface operations {
                 /** @description The last event of the previous page (its `id`): this page continues after it, newest first. */
                 startingAfter?: string;
                 /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-                type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*";
+                type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*";
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
@@ -3451,7 +3756,7 @@ export interface operations {
                 /** @description The last event of the previous page (its `id`): this page continues after it, newest first. */
                 startingAfter?: string;
                 /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-                type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*";
+                type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*";
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
@@ -3858,6 +4163,134 @@ export interface operations {
             409: components["responses"]["Error409-3002-3001"];
             413: components["responses"]["Error413-1005"];
             415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    listPaymentIntentRefunds: {
+        parameters: {
+            query?: {
+                /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdAfter?: components["parameters"]["createdAfter"];
+                /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdBefore?: components["parameters"]["createdBefore"];
+                /** @description Refunds per page, 1 to 100. */
+                limit?: number;
+                /** @description The last refund of the previous page (its `id`): this page continues after it, newest first. */
+                startingAfter?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Payment intent identifier. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundList"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Payment intent identifier. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund, after the processor's answer (PENDING if it answers later). */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2006"];
+            409: components["responses"]["Error409-3002-3009-3010-3003"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Refund identifier. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2009"];
             429: components["responses"]["Error429-4292"];
             500: components["responses"]["Error500-5000"];
             503: components["responses"]["Error503-5003-5006-5004"];
@@ -4474,6 +4907,75 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentMethodUpdatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.refund.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.refund.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundFailedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.refund.succeeded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundSucceededEvent"];
             };
         };
         responses: {

@@ -31,6 +31,17 @@ export interface CheckoutSettings {
 /** The sweeps' batch: what one run takes on; the next run takes the rest. */
 const SWEEP_BATCH = 100;
 
+/** SUCCEEDED with `amount` captured: the payment shows it, and refunds are taken from it from now on. */
+function captured(payment: LatestPayment, amount: number): IntentChanges {
+  return {
+    status: 'SUCCEEDED',
+    latestPayment: { ...payment, status: 'CAPTURED', amount },
+    captureBefore: null,
+    amountCaptured: amount,
+    capturedAt: new Date(),
+  };
+}
+
 function processorUnavailable(): DomainError {
   return new DomainError('PAYMENT_PROCESSOR_UNAVAILABLE', { headers: { 'Retry-After': '5' } });
 }
@@ -117,11 +128,7 @@ export class CheckoutFlow {
     if (outcome.status === 'voided') throw statusConflict('capture', 'CANCELED');
     const step: IntentStep =
       outcome.status === 'captured'
-        ? {
-            by: 'capture',
-            changes: { status: 'SUCCEEDED', latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount }, captureBefore: null },
-            event: 'payment_intent.succeeded',
-          }
+        ? { by: 'capture', changes: captured(payment, outcome.amount), event: 'payment_intent.succeeded' }
         : { by: 'capture', changes: { lastPaymentError: outcome.error }, event: 'payment_intent.payment_failed' };
     const moved = await move(write, intent, step);
     return moved ?? this.refuseAsItNowStands(write.db, write.locationId, id, 'capture');
@@ -222,7 +229,7 @@ export class CheckoutFlow {
     if (outcome.captured) {
       return {
         by: 'processor',
-        changes: { status: 'SUCCEEDED', processorReference: outcome.reference, latestPayment: { ...payment, status: 'CAPTURED' } },
+        changes: { ...captured(payment, payment.amount), processorReference: outcome.reference },
         event: 'payment_intent.succeeded',
       };
     }
@@ -267,11 +274,7 @@ export class CheckoutFlow {
             changes: { status: 'CANCELED', cancellationReason: reason, latestPayment: { ...payment, status: 'VOIDED' }, captureBefore: null },
             event: 'payment_intent.canceled',
           }
-        : {
-            by: cause.by,
-            changes: { status: 'SUCCEEDED', latestPayment: { ...payment, status: 'CAPTURED', amount: outcome.amount }, captureBefore: null },
-            event: 'payment_intent.succeeded',
-          };
+        : { by: cause.by, changes: captured(payment, outcome.amount), event: 'payment_intent.succeeded' };
     return move(write, intent, step);
   }
 

@@ -11,6 +11,7 @@ import * as erasedCustomers from '../../../migrations/20261127010000_erased_cust
 import * as deliveriesFollowEvents from '../../../migrations/20261127020000_deliveries_follow_events';
 import * as paymentLifecycle from '../../../migrations/20261128000000_payment_lifecycle';
 import * as formerIntentCustomers from '../../../migrations/20261129000000_former_intent_customers';
+import * as refunds from '../../../migrations/20261130000000_refunds';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,6 +36,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261127020000_deliveries_follow_events', deliveriesFollowEvents],
   ['20261128000000_payment_lifecycle', paymentLifecycle],
   ['20261129000000_former_intent_customers', formerIntentCustomers],
+  ['20261130000000_refunds', refunds],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -88,6 +88,7 @@ export const ERROR_CATALOG = {
   PAYMENT_INTENT_NOT_FOUND: { status: 404, code: 2006, message: 'The payment intent does not exist.' },
   EVENT_NOT_FOUND: { status: 404, code: 2007, message: 'The event does not exist (or is older than the retention period).' },
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, code: 2008, message: 'The webhook endpoint does not exist.' },
+  REFUND_NOT_FOUND: { status: 404, code: 2009, message: 'The refund does not exist.' },
   PAYMENT_INTENT_STATUS_CONFLICT: {
     status: 409,
     code: 3002,
@@ -127,6 +128,16 @@ export const ERROR_CATALOG = {
     status: 409,
     code: 3008,
     message: 'The location already holds the most webhook endpoints allowed. Remove one before making another.',
+  },
+  REFUND_EXCEEDS_CAPTURED: {
+    status: 409,
+    code: 3009,
+    message: 'The refund asks for more than is left to refund of the captured amount; the message names what is left.',
+  },
+  REFUND_WINDOW_CLOSED: {
+    status: 409,
+    code: 3010,
+    message: 'The payment was captured longer ago than REFUND_WINDOW_DAYS allows a refund.',
   },
   RATE_LIMITED: {
     status: 429,

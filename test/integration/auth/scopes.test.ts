@@ -45,6 +45,9 @@ interface Records {
   sessionSecret: string;
   /** An intent of the same customer, confirmed with its card: REQUIRES_CAPTURE, what a capture acts on. */
   authorizedIntentId: string;
+  /** An intent paid at once (SUCCEEDED), with a refund of part of it: what refunds act on. */
+  paidIntentId: string;
+  refundId: string;
   /** The newest event of the location (the intent's creation). */
   eventId: string;
   endpointId: string;
@@ -73,6 +76,17 @@ async function freshRecords(): Promise<Records> {
     .set(testApp.as(location))
     .send({ paymentMethodId: card })
     .expect(200, /REQUIRES_CAPTURE/);
+  const paid = await request(testApp.app)
+    .post('/v1/payment-intents')
+    .set(testApp.as(location))
+    .send({ amount: 1250, currency: 'USD', externalReferenceId: 'order-scopes', customerId: customer, captureMethod: 'AUTOMATIC' })
+    .expect(201);
+  await request(testApp.app)
+    .post(`/v1/payment-intents/${paid.body.id}/confirm`)
+    .set(testApp.as(location))
+    .send({ paymentMethodId: card })
+    .expect(200, /SUCCEEDED/);
+  const refund = await request(testApp.app).post(`/v1/payment-intents/${paid.body.id}/refunds`).set(testApp.as(location)).send({ amount: 100 }).expect(201);
   const events = await request(testApp.app).get('/v1/events?limit=1').set(testApp.as(location)).expect(200);
   const endpoint = await request(testApp.app)
     .post('/v1/webhook-endpoints')
@@ -86,6 +100,8 @@ async function freshRecords(): Promise<Records> {
     intentId: intent.body.id,
     sessionSecret: intent.body.sessionSecret,
     authorizedIntentId: authorized.body.id,
+    paidIntentId: paid.body.id,
+    refundId: refund.body.id,
     eventId: events.body.events[0].id,
     endpointId: endpoint.body.id,
   };
@@ -94,6 +110,8 @@ async function freshRecords(): Promise<Records> {
 /** A path parameter's record: `id` names the customer or the intent, by the path's resource. */
 function parameterValue(operation: Operation<never>, parameter: string, records: Records): string {
   if (parameter === 'id' && operation.path === '/v1/payment-intents/{id}/capture') return records.authorizedIntentId;
+  if (parameter === 'id' && operation.path === '/v1/payment-intents/{id}/refunds') return records.paidIntentId;
+  if (parameter === 'id' && operation.path.startsWith('/v1/refunds')) return records.refundId;
   if (parameter === 'id' && operation.path.startsWith('/v1/payment-intents')) return records.intentId;
   if (parameter === 'id' && operation.path.startsWith('/v1/events')) return records.eventId;
   if (parameter === 'id' && operation.path.startsWith('/v1/webhook-endpoints')) return records.endpointId;
@@ -119,6 +137,7 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
   // A customers cursor must be a customer of the location: the record's, not the example's.
   if (operation.path === '/v1/customers' && 'startingAfter' in query) query.startingAfter = records.customerId;
   if (operation.path === '/v1/payment-intents' && 'startingAfter' in query) query.startingAfter = records.authorizedIntentId;
+  if (operation.path === '/v1/payment-intents/{id}/refunds' && 'startingAfter' in query) query.startingAfter = records.refundId;
   const example = operation.body === undefined ? undefined : exampleOf(operation.body.schema);
   const body =
     example === undefined

@@ -40,6 +40,9 @@ describe('POST /v1/payment-intents', () => {
       paymentMethodId: null,
       lastPaymentError: null,
       cancellationReason: null,
+      amountCaptured: 0,
+      amountRefunded: 0,
+      refundableAmount: 0,
     });
     expect(response.body.sessionSecret.startsWith(`PI_${response.body.id}_SECRET_`)).toBe(true);
   });

@@ -68,7 +68,11 @@ const CALLS: Record<IntentOperation, (id: string, cardId: string) => request.Tes
   confirm: (id, cardId) => confirm(testApp, location, id, { paymentMethodId: cardId }),
   capture: (id) => request(testApp.app).post(`/v1/payment-intents/${id}/capture`).set(testApp.as(location)).send({}),
   cancel: (id) => cancel(testApp, location, id),
+  refund: (id) => request(testApp.app).post(`/v1/payment-intents/${id}/refunds`).set(testApp.as(location)).send({ amount: 1 }),
 };
+
+/** What an allowed operation answers: a refund is a new resource. */
+const ALLOWED_STATUS: Record<IntentOperation, number> = { update: 200, confirm: 200, capture: 200, cancel: 200, refund: 201 };
 
 const PAIRS = PAYMENT_INTENT_STATUSES.flatMap((status) => INTENT_OPERATIONS.map((operation) => ({ status, operation, allowed: allows(operation, status) })));
 
@@ -88,19 +92,20 @@ it('covers every status and every operation, and each status allows at least one
       'cancel in REQUIRES_PAYMENT_METHOD',
       'cancel in REQUIRES_CONFIRMATION',
       'cancel in REQUIRES_CAPTURE',
+      'refund in SUCCEEDED',
     ].sort(),
   );
 });
 
 describe.each(PAIRS)('$operation in $status', ({ status, operation, allowed }) => {
-  it(allowed ? 'is allowed: 200' : 'is refused: 409 naming the status, changing nothing', async () => {
+  it(allowed ? `is allowed: ${ALLOWED_STATUS[operation]}` : 'is refused: 409 naming the status, changing nothing', async () => {
     const intent = await intentIn(status);
     try {
       const before = await read(intent.id);
       expect(before.status).toBe(status);
       const response = await CALLS[operation](intent.id, intent.cardId);
       if (allowed) {
-        expect(response.status).toBe(200);
+        expect(response.status).toBe(ALLOWED_STATUS[operation]);
       } else {
         expect(response.status).toBe(409);
         expect(response.body).toMatchObject({ status: 409, code: 3002, messageKey: 'PAYMENT_INTENT_STATUS_CONFLICT' });

@@ -1,0 +1,41 @@
+import { operationsOf } from '../../api/operation';
+import { SCOPE } from '../../auth/scopes';
+import { paymentIntentParamsSchema, STATUS_TABLE_POINTER } from '../../payment-intents';
+import { sandboxCardTable } from '../../payment-processor/sandbox-cards';
+import { createRefundRequestSchema, refundLifecycle, refundSchema, toRefund, type RefundsService } from '../../refunds';
+import type { RefundFlow } from './refund.flow';
+
+/** The operation that starts the refunds flow; the refunds' reads are the refunds feature's. */
+const operation = operationsOf<{ refund: RefundFlow; refunds: RefundsService }>();
+
+export const createRefund = operation({
+  method: 'post',
+  path: '/v1/payment-intents/{id}/refunds',
+  operationId: 'createRefund',
+  tag: 'Refunds',
+  summary: 'Refund a captured payment intent, in part or in full',
+  description: `Not in the spec: Toast's hosted checkout has no refund API, so refunds follow Stripe and Adyen. Refunds \`amount\` (minor units; all of \`refundableAmount\` when left out) of a SUCCEEDED intent, within REFUND_WINDOW_DAYS (90 by default) of its capture, or 409 \`REFUND_WINDOW_CLOSED\`. Several refunds may be made while their sum stays within \`amountCaptured\`: one asking for more than is left is 409 \`REFUND_EXCEEDS_CAPTURED\`, naming what is left, however many requests race (PENDING refunds count). Server side only: never with a session secret.
+
+The refund is recorded PENDING (\`refund.created\`), then the processor is asked: the answer is 201 with the refund after its answer, SUCCEEDED (\`refund.succeeded\`) or FAILED with \`failureCode\` (\`refund.failed\`; its amount is refundable again), or still PENDING if the processor answers later or not at all (the service asks it again every second until it does). A retry with the same Idempotency-Key answers the refund as it stands then.
+
+${refundLifecycle()}
+
+The sandbox processor decides by the card the intent was paid with:
+
+${sandboxCardTable()}
+
+${STATUS_TABLE_POINTER}`,
+  access: { scope: SCOPE.serverWrite },
+  idempotent: true,
+  params: paymentIntentParamsSchema,
+  body: { schema: createRefundRequestSchema, optional: true },
+  responses: { 201: { description: "The refund, after the processor's answer (PENDING if it answers later).", schema: refundSchema } },
+  errors: ['PAYMENT_INTENT_NOT_FOUND', 'PAYMENT_INTENT_STATUS_CONFLICT', 'REFUND_EXCEEDS_CAPTURED', 'REFUND_WINDOW_CLOSED'],
+  handle: async ({ write, params, body }, { refund }) => ({ status: 201, body: toRefund(await refund.create(write, params.id, body)) }),
+  afterCommit: async ({ write, answer }, { refund, refunds }) => ({
+    status: 201,
+    body: toRefund(await refund.settle(write, await refunds.get(write.db, write.locationId, String(answer.id)))),
+  }),
+});
+
+export const refundOperations = [createRefund];
