@@ -23,6 +23,8 @@ export interface ServiceSettings {
   captureWindowSeconds: number;
   /** REFUND_WINDOW_DAYS: how long after its capture a payment may be refunded. */
   refundWindowDays: number;
+  /** OVERCAPTURE_MAX_PERCENT: how far above the authorized amount a capture with the tip added may go. */
+  overcaptureMaxPercent: number;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: http and private hosts as webhook URLs. */
   webhookAllowPrivateTargets: boolean;
   /** WEBHOOK_MAX_ENDPOINTS_PER_LOCATION. */
@@ -39,7 +41,10 @@ export function createServices(settings: ServiceSettings, parts: { processor: Pa
     customers: new CustomersService(),
     paymentMethods: new PaymentMethodsService({ maxCardsPerCustomer: settings.maxCardsPerCustomer }),
     paymentIntents: new PaymentIntentsService({ currencies: settings.paymentCurrencies, sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000 }),
-    checkout: new CheckoutFlow(parts.processor, parts.logger, { captureWindowSeconds: settings.captureWindowSeconds }),
+    checkout: new CheckoutFlow(parts.processor, parts.logger, {
+      captureWindowSeconds: settings.captureWindowSeconds,
+      overcaptureMaxPercent: settings.overcaptureMaxPercent,
+    }),
     customerErasure: new CustomerErasureFlow(),
     refunds: new RefundsService(),
     refund: new RefundFlow(parts.processor, parts.logger, { refundWindowDays: settings.refundWindowDays }),

@@ -70,6 +70,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
       captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
       refundWindowDays: config.REFUND_WINDOW_DAYS,
+      overcaptureMaxPercent: config.OVERCAPTURE_MAX_PERCENT,
       webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
     },

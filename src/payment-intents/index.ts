@@ -1,16 +1,15 @@
 /**
- * What the payment-intents feature offers the flows above it (the checkout):
- * the record's reads and locks, move(), the one way any intent changes
- * status, and the refunds' share of the captured amount (takeRefund, giveBackRefund). Nothing else of the feature is imported from outside it.
+ * What the payment-intents feature offers the flows and the feature above it
+ * (the checkout, refunds): the record's reads and locks, move(), the one way
+ * any intent changes status, and the statuses the status table lets an
+ * operation act in. Nothing else of the feature is imported from outside it.
  */
 export { move, notTheCustomersCard, refuseUnless, statusConflict, type IntentStep } from './payment-intent-moves';
 export {
   dueAuthorizations,
   eraseIntentsOfCustomer,
   findPaymentIntent,
-  giveBackRefund,
   lockPaymentIntent,
-  takeRefund,
   stuckInProcessing,
   type CancellationReason,
   type IntentChanges,
@@ -28,4 +27,5 @@ export {
   toPaymentIntentEventObject,
 } from './payment-intents.schemas';
 export { STATUS_TABLE_POINTER } from './payment-intent-lifecycle';
+export { statusesAllowing } from './payment-intent-status';
 export type { PaymentIntentsService } from './payment-intents.service';

@@ -4,7 +4,7 @@ import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { runRecording, statementRecordingEvent, type BoundEvent } from '../change-log/record-events';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
-import { statusesAllowing, statusesMovedBy, type PaymentIntentStatus } from './payment-intent-status';
+import { statusesMovedBy, type PaymentIntentStatus } from './payment-intent-status';
 
 export const CANCELLATION_REASONS = ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED', 'AUTOMATIC'] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
@@ -348,45 +348,6 @@ export async function listPaymentIntents(
   if (query.externalReferenceId !== undefined) rows.where('external_reference_id', query.externalReferenceId);
   const page = await cursorPage<PaymentIntentRow>(rows, query, 'desc');
   return { intents: page.rows.map(toRecord), hasMore: page.hasMore };
-}
-
-/**
- * A refund's share of the captured amount, taken in one guarded update: only
- * while the intent is in a status the table lets a refund act in, and only
- * if what is refunded stays within what was captured. Racing refunds queue
- * on the row, and each sees the amount the one before it took.
- */
-const TAKE_REFUND = namedStatement(
-  'take_refund_from_intent',
-  `update ${TABLE} set amount_refunded = amount_refunded + @amount, updated_at = now()
-    where location_id = @location_id and id = @id and status = any(@statuses::text[]) and amount_refunded + @amount <= amount_captured
-    returning ${COLUMNS.join(', ')}`,
-);
-
-/** Takes `amount` from what is left to refund of the intent; undefined if that is less than `amount` (or the status does not allow it). */
-export async function takeRefund(
-  trx: Knex.Transaction,
-  intent: Pick<PaymentIntentRecord, 'locationId' | 'id'>,
-  amount: number,
-): Promise<PaymentIntentRecord | undefined> {
-  const [row] = await runNamed<PaymentIntentRow>(trx, TAKE_REFUND, {
-    location_id: intent.locationId,
-    id: intent.id,
-    amount,
-    statuses: textArrayLiteral(statusesAllowing('refund')),
-  });
-  return row === undefined ? undefined : toRecord(row);
-}
-
-const GIVE_BACK_REFUND = namedStatement(
-  'give_back_refund_to_intent',
-  `update ${TABLE} set amount_refunded = amount_refunded - @amount, updated_at = now()
-    where location_id = @location_id and id = @id`,
-);
-
-/** A failed refund's amount, refundable again. */
-export async function giveBackRefund(trx: Knex.Transaction, intent: { locationId: string; id: string }, amount: number): Promise<void> {
-  await runNamed(trx, GIVE_BACK_REFUND, { location_id: intent.locationId, id: intent.id, amount });
 }
 
 const REMEMBER_FORMER_CUSTOMER = preparedStatement(

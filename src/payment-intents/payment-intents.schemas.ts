@@ -90,8 +90,12 @@ export const confirmPaymentIntentRequestSchema = z
 export const capturePaymentIntentRequestSchema = z
   .strictObject({
     amountToCapture: amountSchema.optional().meta({ description: 'At most the authorized amount; the whole of it when left out.' }),
+    amountDetails: z.strictObject({ tip: tipSchema }).optional().meta({
+      description:
+        "The tip taken at capture: it replaces the intent's tip, and the amount with it is captured, up to OVERCAPTURE_MAX_PERCENT above the authorized amount. Not with `amountToCapture`.",
+    }),
   })
-  .meta({ id: 'CapturePaymentIntentRequest', example: { amountToCapture: 1100 } });
+  .meta({ id: 'CapturePaymentIntentRequest', example: { amountDetails: { tip: 200 } } });
 
 /** A caller's reasons; AUTOMATIC is the service's own (the capture window). */
 const REQUESTED_CANCELLATION_REASONS = CANCELLATION_REASONS.filter((reason) => reason !== 'AUTOMATIC');

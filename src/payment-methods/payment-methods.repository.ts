@@ -15,9 +15,11 @@ export interface PaymentMethodRecord {
   expYear: string;
   fingerprint: string | null;
   createdAt: Date;
+  /** When an approved authorization last used it; null if none has. */
+  lastUsedAt: Date | null;
 }
 
-export type NewPaymentMethod = Omit<PaymentMethodRecord, 'createdAt'>;
+export type NewPaymentMethod = Omit<PaymentMethodRecord, 'createdAt' | 'lastUsedAt'>;
 
 /** A save's outcome: the card, whether it is new, and an updated card's expiry before the save. */
 export interface SavedPaymentMethod {
@@ -37,9 +39,22 @@ interface PaymentMethodRow {
   exp_year: string;
   fingerprint: string | null;
   created_at: Date;
+  last_used_at: Date | null;
 }
 
-const COLUMNS = ['location_id', 'id', 'customer_id', 'type', 'card_brand', 'last_four', 'exp_month', 'exp_year', 'fingerprint', 'created_at'] as const;
+const COLUMNS = [
+  'location_id',
+  'id',
+  'customer_id',
+  'type',
+  'card_brand',
+  'last_four',
+  'exp_month',
+  'exp_year',
+  'fingerprint',
+  'created_at',
+  'last_used_at',
+] as const;
 
 function toRecord(row: PaymentMethodRow): PaymentMethodRecord {
   return {
@@ -53,6 +68,7 @@ function toRecord(row: PaymentMethodRow): PaymentMethodRecord {
     expYear: row.exp_year,
     fingerprint: row.fingerprint,
     createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
   };
 }
 
@@ -121,11 +137,15 @@ const CUSTOMER_CARDS = preparedStatement(
      from customers c
      left join payment_methods pm on pm.location_id = c.location_id and pm.customer_id = c.id
     where c.location_id = ? and c.id = ?
-    order by pm.created_at, pm.id`,
+    order by exists (select 1 from default_payment_methods d
+                      where d.location_id = pm.location_id and d.customer_id = pm.customer_id and d.payment_method_id = pm.id) desc,
+             pm.last_used_at desc nulls last, pm.created_at, pm.id`,
 );
 
 /**
- * The customer's cards, oldest first, in one round trip that also tells a
+ * The customer's cards in the order a payor uses them: those that are a
+ * context's default first, then by when they last paid (most recent first),
+ * then the never-used, oldest first. One round trip that also tells a
  * customer with no cards (an empty list) from one that does not exist (undefined).
  */
 export async function listCustomerPaymentMethods(
@@ -136,6 +156,13 @@ export async function listCustomerPaymentMethods(
   const rows = await runPrepared<PaymentMethodRow | { id: null }>(db, CUSTOMER_CARDS, [locationId, customerId]);
   if (rows.length === 0) return undefined;
   return rows.filter((row): row is PaymentMethodRow => row.id !== null).map(toRecord);
+}
+
+const MARK_CARD_USED = preparedStatement('mark_payment_method_used', 'update payment_methods set last_used_at = now() where location_id = ? and id = ?');
+
+/** In the transaction that records an approved authorization with the card. */
+export async function markPaymentMethodUsed(trx: Knex.Transaction, locationId: string, id: string): Promise<void> {
+  await runPrepared(trx, MARK_CARD_USED, [locationId, id]);
 }
 
 export async function findPaymentMethodOwner(db: Knex | Knex.Transaction, locationId: string, paymentMethodId: string): Promise<string | undefined> {

@@ -145,6 +145,7 @@ const PAYMENT_METHOD_EXAMPLE = {
   month: '03',
   year: '2031',
   card: { lastFour: '4242', expiry: { month: '03', year: '2031' }, type: 'VISA' },
+  lastUsedAt: '2026-11-23T18:31:02.417Z',
 } as const;
 
 export const paymentMethodDataSchema = z
@@ -156,6 +157,10 @@ export const paymentMethodDataSchema = z
     month: z.string().meta({ description: 'Card expiration month.' }),
     year: z.string().meta({ description: 'Card expiration year.' }),
     card: cardResponse,
+    lastUsedAt: z
+      .string()
+      .nullable()
+      .meta({ description: "Not in the spec (Hyperswitch's `last_used_at`): when an approved payment last used the card, ISO 8601 UTC; null if none has." }),
   })
   .meta({ id: 'PaymentMethodData', example: PAYMENT_METHOD_EXAMPLE });
 
@@ -165,7 +170,9 @@ export const customerPaymentMethodsResponseSchema = z
     paymentMethods: z
       .array(paymentMethodDataSchema)
       .max(MAX_CARDS_PER_CUSTOMER)
-      .meta({ description: `The saved payment methods, oldest first: at most ${MAX_CARDS_PER_CUSTOMER} (MAX_CARDS_PER_CUSTOMER may lower it).` }),
+      .meta({
+        description: `The saved payment methods in the order a payor uses them: the customer's defaults first, then by \`lastUsedAt\` (most recent first), then the never-used, oldest first. At most ${MAX_CARDS_PER_CUSTOMER} (MAX_CARDS_PER_CUSTOMER may lower it).`,
+      }),
   })
   .meta({ id: 'CustomerPaymentMethodsResponse', example: { results: 1, paymentMethods: [PAYMENT_METHOD_EXAMPLE] } });
 
@@ -187,5 +194,6 @@ export function toPaymentMethodData(card: PaymentMethodRecord): PaymentMethodDat
     month: card.expMonth,
     year: card.expYear,
     card: { lastFour: card.lastFour, expiry: { month: card.expMonth, year: card.expYear }, type: card.cardBrand },
+    lastUsedAt: card.lastUsedAt === null ? null : card.lastUsedAt.toISOString(),
   };
 }

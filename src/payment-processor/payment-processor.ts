@@ -51,8 +51,12 @@ export interface CaptureRequest extends KeyedRequest {
   amount: number;
 }
 
-/** `voided`: the authorization was voided first (a cancel racing the capture, or the capture window). */
-export type CaptureOutcome = { status: 'captured'; amount: number } | { status: 'voided' } | { status: 'failed'; error: PaymentError };
+/**
+ * `voided`: the authorization was voided first (a cancel racing the capture, or the capture window).
+ * `overcapture_declined`: a capture above the authorized amount refused; the authorization stands, capturable as it was.
+ */
+export type CaptureOutcome =
+  { status: 'captured'; amount: number } | { status: 'voided' } | { status: 'failed'; error: PaymentError } | { status: 'overcapture_declined' };
 
 export interface VoidRequest extends KeyedRequest {
   reference: string;

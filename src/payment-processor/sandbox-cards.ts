@@ -21,6 +21,9 @@ export const CAPTURE_FAILED: PaymentError = {
   message: 'The processor could not capture this authorization.',
 };
 
+/** Approved as any other, but a capture above the authorized amount (a tip added at capture) is refused. */
+export const OVERCAPTURE_FAILS_LAST_FOUR = '0127';
+
 /** Approved and captured as any other, then every refund of it fails. */
 export const REFUND_FAILS_LAST_FOUR = '0341';
 /** Approved and captured as any other; its refunds are answered later (PENDING, then SUCCEEDED after SANDBOX_ASYNC_REFUND_SECONDS). */
@@ -66,6 +69,7 @@ export function sandboxCardTable(): string {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([lastFour, error]) => `| \`${lastFour}\` | ${outcome(error)} |`),
     `| \`${CAPTURE_FAILS_LAST_FOUR}\` | approved, but every capture fails (\`${CAPTURE_FAILED.code}\`); with \`AUTOMATIC\` the confirm fails with it |`,
+    `| \`${OVERCAPTURE_FAILS_LAST_FOUR}\` | approved; a capture above the authorized amount (a tip added at capture) is refused: 409 \`OVERCAPTURE_DECLINED\`, the intent still capturable |`,
     `| \`${REFUND_FAILS_LAST_FOUR}\` | approved; every refund of it fails (\`FAILED\`, \`failureCode: ${REFUND_DECLINED.code}\`) |`,
     `| \`${REFUND_LATER_LAST_FOUR}\` | approved; its refunds are answered later: \`PENDING\`, then \`SUCCEEDED\` within SANDBOX_ASYNC_REFUND_SECONDS |`,
     `| a card whose expiry month has passed | declined: \`${EXPIRED.code}\` |`,

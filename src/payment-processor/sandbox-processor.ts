@@ -17,6 +17,7 @@ import {
   CAPTURE_FAILED,
   CAPTURE_FAILS_LAST_FOUR,
   isProcessingError,
+  OVERCAPTURE_FAILS_LAST_FOUR,
   REFUND_DECLINED,
   REFUND_FAILS_LAST_FOUR,
   REFUND_LATER_LAST_FOUR,
@@ -34,7 +35,7 @@ export interface SandboxSettings {
 const REPLAY = preparedStatement('sandbox_replay', 'select outcome from sandbox_processor_operations where location_id = ? and idempotency_key = ?');
 const AUTHORIZATION = preparedStatement(
   'sandbox_authorization',
-  `select state, capture_fails, captured_amount from sandbox_processor_operations
+  `select state, capture_fails, overcapture_fails, amount, captured_amount from sandbox_processor_operations
     where location_id = ? and idempotency_key = ? and operation = 'authorize' and state is not null`,
 );
 const MOVE_AUTHORIZATION = preparedStatement(
@@ -45,8 +46,9 @@ const MOVE_AUTHORIZATION = preparedStatement(
 );
 const REMEMBER = preparedStatement(
   'sandbox_remember',
-  `insert into sandbox_processor_operations (location_id, idempotency_key, operation, amount, outcome, state, capture_fails, captured_amount, settles_at)
-   values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  `insert into sandbox_processor_operations
+     (location_id, idempotency_key, operation, amount, outcome, state, capture_fails, overcapture_fails, captured_amount, settles_at)
+   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
    on conflict (location_id, idempotency_key) do nothing
    returning outcome`,
 );
@@ -101,7 +103,12 @@ export class SandboxProcessor implements PaymentProcessor {
           ? { status: 'failed', error: CAPTURE_FAILED }
           : { status: 'approved', reference: request.idempotencyKey, captured: request.capture };
     const state: AuthorizationState | null = outcome.status !== 'approved' ? null : request.capture ? 'captured' : 'authorized';
-    const answered = await this.remember(request, 'authorize', outcome, { state, captureFails, capturedAmount: request.capture ? request.amount : null });
+    const answered = await this.remember(request, 'authorize', outcome, {
+      state,
+      captureFails,
+      overcaptureFails: request.card.lastFour === OVERCAPTURE_FAILS_LAST_FOUR,
+      capturedAmount: request.capture ? request.amount : null,
+    });
     await this.answerAfterLatency();
     return answered;
   }
@@ -113,7 +120,10 @@ export class SandboxProcessor implements PaymentProcessor {
     let outcome: CaptureOutcome;
     if (authorization === undefined) outcome = { status: 'failed', error: NO_AUTHORIZATION };
     else if (authorization.capture_fails) outcome = { status: 'failed', error: CAPTURE_FAILED };
-    else {
+    else if (authorization.state === 'authorized' && request.amount > authorization.amount && authorization.overcapture_fails) {
+      // Not remembered: nothing changed at the processor, and a capture of the authorized amount may follow with the same key.
+      return this.answerAfterLatency({ status: 'overcapture_declined' });
+    } else {
       const moved = await this.moveAuthorization(request, 'captured', request.amount);
       // Not moved: captured (by another key) or voided meanwhile, as it stands now.
       const state = moved ? 'captured' : (await this.authorization(request))?.state;
@@ -169,10 +179,13 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   private async authorization(request: { locationId: string; reference: string }) {
-    const [row] = await runPrepared<{ state: AuthorizationState; capture_fails: boolean; captured_amount: number | null }>(this.db, AUTHORIZATION, [
-      request.locationId,
-      request.reference,
-    ]);
+    const [row] = await runPrepared<{
+      state: AuthorizationState;
+      capture_fails: boolean;
+      overcapture_fails: boolean;
+      amount: number;
+      captured_amount: number | null;
+    }>(this.db, AUTHORIZATION, [request.locationId, request.reference]);
     return row;
   }
 
@@ -190,7 +203,7 @@ export class SandboxProcessor implements PaymentProcessor {
     request: { locationId: string; idempotencyKey: string; amount?: number },
     operation: Operation,
     outcome: T,
-    authorization: { state: AuthorizationState | null; captureFails: boolean; capturedAmount: number | null } = {
+    authorization: { state: AuthorizationState | null; captureFails: boolean; overcaptureFails?: boolean; capturedAmount: number | null } = {
       state: null,
       captureFails: false,
       capturedAmount: null,
@@ -205,6 +218,7 @@ export class SandboxProcessor implements PaymentProcessor {
       JSON.stringify(outcome),
       authorization.state,
       authorization.captureFails,
+      authorization.overcaptureFails ?? false,
       authorization.capturedAmount,
       settlesAt,
     ]);

@@ -222,6 +222,8 @@ const environmentSchema = z
     CAPTURE_WINDOW_SECONDS: positiveInt.default(300),
     /** A payment may be refunded for this long after its capture (Toast's operator rule: 90 days); later, 409 REFUND_WINDOW_CLOSED. */
     REFUND_WINDOW_DAYS: positiveInt.default(90),
+    /** A capture with the tip added (overcapture) may go this far above the authorized amount, in percent (card networks allow restaurants 20). */
+    OVERCAPTURE_MAX_PERCENT: z.coerce.number().int().min(0).max(100).default(20),
     /** The sandbox's card that answers refunds later (docs/checkout.md): its refunds turn SUCCEEDED within this long. */
     SANDBOX_ASYNC_REFUND_SECONDS: positiveInt.max(3600).default(5),
     /**

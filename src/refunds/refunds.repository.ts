@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { recordEvents } from '../change-log/record-events';
+import { runRecording, statementRecordingEvent } from '../change-log/record-events';
 import type { WriteContext } from '../change-log/write-context';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
-import { namedStatement, preparedStatement, runNamed, runPrepared } from '../platform/db/prepared-statement';
+import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import type { RefundRecord } from './refund-record';
 import { refundEventOf, type RefundReason, type RefundStatus, type SettledRefundStatus } from './refund-status';
 import { toRefund } from './refunds.schemas';
@@ -48,60 +48,108 @@ function toRecord(row: RefundRow): RefundRecord {
   };
 }
 
-const INSERT_REFUND = namedStatement(
-  'insert_refund',
-  `insert into ${TABLE} (location_id, id, payment_intent_id, amount, reason, status)
-   values (@location_id, @id, @payment_intent_id, @amount, @reason, 'PENDING')
-   returning ${COLUMNS.join(', ')}`,
-);
-
 /**
- * A PENDING refund and its `refund.created` event, in the transaction that
- * took its amount from the intent. `customerId` is the intent's (null once
- * its customer is erased): a refund holds no personal data of its own.
+ * A refund made PENDING with its `refund.created` event, in one statement:
+ * its share is taken from its intent first (only while the intent is in a
+ * status the table lets a refund act in, and only if what is refunded stays
+ * within what was captured), and the refund is inserted only if it was.
+ * Racing refunds queue on the intent's row, and each sees the amount the one
+ * before it took. The event names the intent's customer as the update found
+ * it (none once erased): a refund holds no personal data of its own. The
+ * refund's money lives on the intent's row (amount_refunded), so the
+ * statement writes that row too: one round trip, no transaction to hold.
  */
-export async function insertPendingRefund(
-  trx: Knex.Transaction,
-  write: Omit<WriteContext, 'db'>,
-  refund: { id: string; paymentIntentId: string; amount: number; reason: RefundReason | null; customerId: string | null },
-): Promise<RefundRecord> {
-  const [row] = await runNamed<RefundRow>(trx, INSERT_REFUND, {
-    location_id: write.locationId,
+const CREATE_REFUND = statementRecordingEvent('create_refund', {
+  write: `taken as (
+     update payment_intents set amount_refunded = amount_refunded + @amount, updated_at = now()
+      where location_id = @location_id and id = @payment_intent_id and status = any(@statuses::text[])
+        and amount_refunded + @amount <= amount_captured
+      returning location_id, customer_id
+   ),
+   made as (
+     insert into ${TABLE} (location_id, id, payment_intent_id, amount, reason, status, created_at, updated_at)
+     select taken.location_id, @id, @payment_intent_id, @amount, @reason, 'PENDING', @created_at, @created_at from taken
+     returning ${COLUMNS.join(', ')}
+   ),
+   made_for as (select made.location_id, taken.customer_id from made, taken)`,
+  event: { source: 'made_for', customerId: 'made_for.customer_id' },
+  answer: `select ${COLUMNS.join(', ')} from made`,
+});
+
+/** Makes the PENDING refund, with its event; undefined if its intent has less than `amount` left to refund (or a status that refuses it). */
+export async function createPendingRefund(
+  write: WriteContext,
+  refund: { id: string; paymentIntentId: string; amount: number; reason: RefundReason | null; refundableIn: readonly string[] },
+): Promise<RefundRecord | undefined> {
+  const createdAt = new Date();
+  const record: RefundRecord = {
+    locationId: write.locationId,
     id: refund.id,
-    payment_intent_id: refund.paymentIntentId,
+    paymentIntentId: refund.paymentIntentId,
     amount: refund.amount,
     reason: refund.reason,
-  });
-  const created = toRecord(row as RefundRow);
-  await recordEvents(trx, write, [{ type: 'refund.created', customerId: refund.customerId, object: toRefund(created), previous: null }]);
-  return created;
+    status: 'PENDING',
+    failureCode: null,
+    createdAt,
+    updatedAt: createdAt,
+  };
+  const [row] = await runRecording<RefundRow>(
+    write.db,
+    CREATE_REFUND,
+    {
+      location_id: write.locationId,
+      payment_intent_id: refund.paymentIntentId,
+      id: refund.id,
+      amount: refund.amount,
+      reason: refund.reason,
+      created_at: createdAt,
+      statuses: textArrayLiteral(refund.refundableIn),
+    },
+    { origin: write.origin, type: 'refund.created', object: toRefund(record), previous: null },
+  );
+  return row === undefined ? undefined : toRecord(row);
 }
 
-const SETTLE_REFUND = namedStatement(
-  'settle_refund',
-  `update ${TABLE} set status = @status, failure_code = @failure_code, updated_at = now()
-    where location_id = @location_id and id = @id and status = 'PENDING'
-    returning ${COLUMNS.join(', ')}`,
-);
-
 /**
- * Moves a PENDING refund to `to`, with its event, in the caller's
- * transaction. Undefined if it was not PENDING any more: of a request and a
- * sweep (or two replicas' sweeps) settling one refund, exactly one does.
+ * A PENDING refund's move to `to`, with its event, in one statement; a
+ * FAILED one gives its amount back to its intent in the same statement.
+ * Nothing if it was not PENDING any more: of a request and a sweep (or two
+ * replicas' sweeps) settling one refund, exactly one does.
  */
+const SETTLE_REFUND = statementRecordingEvent('settle_refund', {
+  write: `settled as (
+     update ${TABLE} set status = @status, failure_code = @failure_code, updated_at = now()
+      where location_id = @location_id and id = @id and status = 'PENDING'
+      returning ${COLUMNS.join(', ')}
+   ),
+   given_back as (
+     update payment_intents intent set amount_refunded = intent.amount_refunded - settled.amount, updated_at = now()
+       from settled
+      where settled.status = 'FAILED' and intent.location_id = settled.location_id and intent.id = settled.payment_intent_id
+      returning intent.id
+   ),
+   settled_for as (
+     select settled.location_id, intent.customer_id
+       from settled join payment_intents intent on intent.location_id = settled.location_id and intent.id = settled.payment_intent_id
+   )`,
+  event: { source: 'settled_for', customerId: 'settled_for.customer_id' },
+  answer: `select ${COLUMNS.join(', ')} from settled`,
+});
+
 export async function settleRefund(
-  trx: Knex.Transaction,
-  write: Omit<WriteContext, 'db'>,
-  refund: Pick<RefundRecord, 'id'>,
+  write: WriteContext,
+  refund: RefundRecord,
   to: SettledRefundStatus,
   failureCode: string | null,
-  customerId: string | null,
 ): Promise<RefundRecord | undefined> {
-  const [row] = await runNamed<RefundRow>(trx, SETTLE_REFUND, { location_id: write.locationId, id: refund.id, status: to, failure_code: failureCode });
-  if (row === undefined) return undefined;
-  const settled = toRecord(row);
-  await recordEvents(trx, write, [{ type: refundEventOf(to), customerId, object: toRefund(settled), previous: { status: 'PENDING' } }]);
-  return settled;
+  const object = toRefund({ ...refund, status: to, failureCode });
+  const [row] = await runRecording<RefundRow>(
+    write.db,
+    SETTLE_REFUND,
+    { location_id: write.locationId, id: refund.id, status: to, failure_code: failureCode },
+    { origin: write.origin, type: refundEventOf(to), object, previous: { status: 'PENDING' } },
+  );
+  return row === undefined ? undefined : toRecord(row);
 }
 
 const REFUND = preparedStatement('refund', `select ${COLUMNS.join(', ')} from ${TABLE} where location_id = ? and id = ?`);

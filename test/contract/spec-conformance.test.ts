@@ -17,6 +17,8 @@ const SPEC_SCHEMAS: Record<string, Record<string, string>> = {
     month: 'string',
     year: 'string',
     card: 'object',
+    // Added for cards in the order a payor uses them (Hyperswitch's last_used_at).
+    lastUsedAt: 'string',
   },
   Card: { lastFour: 'string', expiry: 'object', type: 'string' },
   Expiry: { month: 'string', year: 'string' },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import request from 'supertest';
 import { SCOPES, type Scope } from '../../src/auth/scopes';
+import { loadConfig } from '../../src/platform/config';
 import { cardInput } from '../factories/customers';
 import { LOCATION_HEADER } from '../factories/locations';
 import { takeContractViolations } from '../support/contract/contract-recorder';
@@ -18,6 +19,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 const LOCATIONS = ['fuzz-loc-a', 'fuzz-loc-b'] as const;
+/** The bound the test app captures with (its default). */
+const { OVERCAPTURE_MAX_PERCENT } = loadConfig({ NODE_ENV: 'test' });
 
 let testApp: TestApp;
 beforeAll(async () => {
@@ -124,7 +127,7 @@ type Step =
   | { op: 'moveIntentToCustomer'; intent: IdPick; customer: IdPick | null }
   | { op: 'confirmIntent'; intent: IdPick; card: IdPick | null }
   | { op: 'confirmRacingErasure'; intent: IdPick; card: IdPick | null; customer: IdPick }
-  | { op: 'captureIntent'; intent: IdPick; amount: number | null }
+  | { op: 'captureIntent'; intent: IdPick; amount: number | null; tip: number | null }
   | { op: 'refundIntent'; intent: IdPick; amount: number | null }
   | { op: 'listRefunds'; intent: IdPick }
   | { op: 'listIntents'; status: string | null }
@@ -177,7 +180,13 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   },
   {
     weight: 2,
-    arbitrary: fc.record({ op: fc.constant('captureIntent' as const), intent: idPick, amount: fc.option(fc.integer({ min: -1, max: 200 }), { nil: null }) }),
+    arbitrary: fc.record({
+      op: fc.constant('captureIntent' as const),
+      intent: idPick,
+      amount: fc.option(fc.integer({ min: -1, max: 200 }), { nil: null }),
+      // The tip added at capture: within OVERCAPTURE_MAX_PERCENT of the authorized amount, or past it.
+      tip: fc.option(fc.integer({ min: 0, max: 400 }), { nil: null }),
+    }),
   },
   {
     weight: 4,
@@ -307,10 +316,10 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
         step.card === null ? {} : { paymentMethodId: pickId(step.card, known.cards) },
       );
     case 'captureIntent':
-      return json(
-        app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/capture`).set(headers),
-        step.amount === null ? {} : { amountToCapture: step.amount },
-      );
+      return json(app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/capture`).set(headers), {
+        ...(step.amount === null ? {} : { amountToCapture: step.amount }),
+        ...(step.tip === null ? {} : { amountDetails: { tip: step.tip } }),
+      });
     case 'refundIntent':
       return json(
         app.post(`/v1/payment-intents/${pickId(step.intent, known.intents)}/refunds`).set(headers),
@@ -571,15 +580,19 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
     expect({ erased: id, withEmail, leaking }).toEqual({ erased: id, withEmail: [], leaking: [] });
   }
 
-  // Money: refunded <= captured <= authorized for every intent, what is refunded is the sum of its PENDING and SUCCEEDED refunds,
-  // and every refund's status is what the sandbox answered for it.
+  // Money: refunded <= captured <= authorized x (1 + OVERCAPTURE_MAX_PERCENT) for every intent (authorized: the sandbox's
+  // authorization), what is refunded is the sum of its PENDING and SUCCEEDED refunds, and every refund's status is what the
+  // sandbox answered for it.
   const money = await testApp.db.knex.raw(`
-    select i.id, i.amount_refunded, i.amount_captured, (i.latest_payment ->> 'amount')::int as paid,
+    select i.id, i.amount_refunded, i.amount_captured, a.amount as authorized,
            coalesce((select sum(r.amount) from refunds r
                       where r.location_id = i.location_id and r.payment_intent_id = i.id and r.status in ('PENDING', 'SUCCEEDED')), 0)::int as refunding
       from payment_intents i
+      left join sandbox_processor_operations a
+        on a.location_id = i.location_id and a.idempotency_key = i.processor_reference and a.operation = 'authorize'
      where not (i.amount_refunded between 0 and i.amount_captured)
-        or i.amount_captured > coalesce((i.latest_payment ->> 'amount')::int, 0)
+        or i.amount_captured > floor(coalesce(a.amount, 0) * (100 + ${OVERCAPTURE_MAX_PERCENT}) / 100.0)
+        or (i.amount_captured > 0) <> (i.status = 'SUCCEEDED')
         or i.amount_refunded <> coalesce((select sum(r.amount) from refunds r
                                            where r.location_id = i.location_id and r.payment_intent_id = i.id and r.status in ('PENDING', 'SUCCEEDED')), 0)`);
   expect({ step: step.op, intents: money.rows }).toEqual({ step: step.op, intents: [] });

@@ -117,6 +117,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       maxCardsPerCustomer: options.maxCardsPerCustomer ?? defaults.MAX_CARDS_PER_CUSTOMER,
       captureWindowSeconds: options.captureWindowSeconds ?? defaults.CAPTURE_WINDOW_SECONDS,
       refundWindowDays: defaults.REFUND_WINDOW_DAYS,
+      overcaptureMaxPercent: defaults.OVERCAPTURE_MAX_PERCENT,
       webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation ?? defaults.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
     },

@@ -450,7 +450,11 @@ export interface paths {
         put?: never;
         /**
          * Capture an authorized payment intent
-         * @description Not in the spec. Captures `amountToCapture` (at most the authorized amount; all of it when left out) of a REQUIRES_CAPTURE intent: SUCCEEDED, with `latestPayment.amount` the amount captured. If the processor refuses the capture, the intent stays REQUIRES_CAPTURE with `lastPaymentError` (200; it is voided when its capture window ends). If the processor does not answer: 503 with Retry-After, nothing recorded. Two captures racing capture once.
+         * @description Not in the spec. Captures `amountToCapture` (at most the authorized amount; all of it when left out) of a REQUIRES_CAPTURE intent: SUCCEEDED, with `latestPayment.amount` and `amountCaptured` the amount captured.
+         *
+         *     The tip the guest wrote on the slip is taken at capture (Stripe calls it overcapture; it is not an incremental authorization): `amountDetails.tip` replaces the intent's tip, the intent's `amount` becomes its amount without the old tip plus the new one, and that is captured, at most OVERCAPTURE_MAX_PERCENT (20 by default) above the authorized amount; beyond it, 409 `OVERCAPTURE_LIMIT_EXCEEDED` naming the largest tip, the intent unchanged and still capturable. If the processor refuses a capture above the authorized amount: 409 `OVERCAPTURE_DECLINED`, the intent unchanged and capturable for the authorized amount. `amountToCapture` and `amountDetails` are not sent together.
+         *
+         *     If the processor refuses the capture, the intent stays REQUIRES_CAPTURE with `lastPaymentError` (200; it is voided when its capture window ends). If the processor does not answer: 503 with Retry-After, nothing recorded. Two captures racing capture once.
          *
          *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
@@ -485,6 +489,7 @@ export interface paths {
          *     | `0119` | `processing_error` (retry with a confirm; the intent is back to `REQUIRES_PAYMENT_METHOD`) |
          *     | `9995` | declined: `card_declined` / `insufficient_funds` |
          *     | `0259` | approved, but every capture fails (`capture_failed`); with `AUTOMATIC` the confirm fails with it |
+         *     | `0127` | approved; a capture above the authorized amount (a tip added at capture) is refused: 409 `OVERCAPTURE_DECLINED`, the intent still capturable |
          *     | `0341` | approved; every refund of it fails (`FAILED`, `failureCode: refund_declined`) |
          *     | `0358` | approved; its refunds are answered later: `PENDING`, then `SUCCEEDED` within SANDBOX_ASYNC_REFUND_SECONDS |
          *     | a card whose expiry month has passed | declined: `expired_card` |
@@ -525,19 +530,7 @@ export interface paths {
          *     | PENDING | SUCCEEDED | `refund.succeeded` | the processor refunds it, at once or later |
          *     | PENDING | FAILED | `refund.failed` | the processor declines it (`failureCode` says why); its amount is refundable again |
          *
-         *     The sandbox processor decides by the card the intent was paid with:
-         *
-         *     | Last four | Outcome |
-         *     |---|---|
-         *     | `0002` | declined: `card_declined` / `generic_decline` |
-         *     | `0069` | declined: `expired_card` |
-         *     | `0119` | `processing_error` (retry with a confirm; the intent is back to `REQUIRES_PAYMENT_METHOD`) |
-         *     | `9995` | declined: `card_declined` / `insufficient_funds` |
-         *     | `0259` | approved, but every capture fails (`capture_failed`); with `AUTOMATIC` the confirm fails with it |
-         *     | `0341` | approved; every refund of it fails (`FAILED`, `failureCode: refund_declined`) |
-         *     | `0358` | approved; its refunds are answered later: `PENDING`, then `SUCCEEDED` within SANDBOX_ASYNC_REFUND_SECONDS |
-         *     | a card whose expiry month has passed | declined: `expired_card` |
-         *     | any other | approved |
+         *     The sandbox processor decides by the card the intent was paid with (the confirm operation's table of test cards): `0341` fails every refund, `0358` answers them later.
          *
          *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
@@ -1036,10 +1029,20 @@ export interface components {
         };
         /**
          * @example {
-         *       "amountToCapture": 1100
+         *       "amountDetails": {
+         *         "tip": 200
+         *       }
          *     }
          */
         CapturePaymentIntentRequest: {
+            /** @description The tip taken at capture: it replaces the intent's tip, and the amount with it is captured, up to OVERCAPTURE_MAX_PERCENT above the authorized amount. Not with `amountToCapture`. */
+            amountDetails?: {
+                /**
+                 * Format: int32
+                 * @description The part of `amount` that is tip, in minor units of the currency.
+                 */
+                tip: number;
+            };
             /**
              * Format: int32
              * @description At most the authorized amount; the whole of it when left out.
@@ -1285,13 +1288,14 @@ export interface components {
          *               "year": "2031"
          *             },
          *             "type": "VISA"
-         *           }
+         *           },
+         *           "lastUsedAt": "2026-11-23T18:31:02.417Z"
          *         }
          *       ]
          *     }
          */
         CustomerPaymentMethodsResponse: {
-            /** @description The saved payment methods, oldest first: at most 50 (MAX_CARDS_PER_CUSTOMER may lower it). */
+            /** @description The saved payment methods in the order a payor uses them: the customer's defaults first, then by `lastUsedAt` (most recent first), then the never-used, oldest first. At most 50 (MAX_CARDS_PER_CUSTOMER may lower it). */
             paymentMethods: components["schemas"]["PaymentMethodData"][];
             /**
              * Format: int32
@@ -1402,6 +1406,8 @@ export interface components {
              *     | 3008 | 409 | WEBHOOK_ENDPOINT_LIMIT_REACHED | The location already holds the most webhook endpoints allowed. Remove one before making another. |
              *     | 3009 | 409 | REFUND_EXCEEDS_CAPTURED | The refund asks for more than is left to refund of the captured amount; the message names what is left. |
              *     | 3010 | 409 | REFUND_WINDOW_CLOSED | The payment was captured longer ago than REFUND_WINDOW_DAYS allows a refund. |
+             *     | 3011 | 409 | OVERCAPTURE_LIMIT_EXCEEDED | The amount with this tip is more above the authorized amount than OVERCAPTURE_MAX_PERCENT allows; the message names the largest tip. |
+             *     | 3012 | 409 | OVERCAPTURE_DECLINED | The processor refused to capture more than was authorized; the intent can still be captured for the authorized amount. |
              *     | 4001 | 401 | AUTHENTICATION_REQUIRED | A bearer access token is required: Authorization: Bearer <token>. |
              *     | 4002 | 401 | INVALID_TOKEN | The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience). |
              *     | 4003 | 401 | INVALID_CLIENT_CREDENTIALS | The client id or client secret is wrong. |
@@ -1417,7 +1423,7 @@ export interface components {
              *     | 5006 | 503 | SERVICE_OVERLOADED | The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold. |
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are (the first 100). */
@@ -1435,7 +1441,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1599,7 +1605,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -1615,7 +1621,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1931,7 +1937,8 @@ export interface components {
          *           "year": "2031"
          *         },
          *         "type": "VISA"
-         *       }
+         *       },
+         *       "lastUsedAt": "2026-11-23T18:31:02.417Z"
          *     }
          */
         PaymentMethodData: {
@@ -1948,6 +1955,8 @@ export interface components {
             id: string;
             /** @description Last four digits of the card. */
             lastFour: string;
+            /** @description Not in the spec (Hyperswitch's `last_used_at`): when an approved payment last used the card, ISO 8601 UTC; null if none has. */
+            lastUsedAt: string | null;
             /** @description Card expiration month. */
             month: string;
             /**
@@ -2665,6 +2674,26 @@ export interface components {
          *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
          */
         "Error409-3002-3009-3010-3003": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
+         *     - `3011` OVERCAPTURE_LIMIT_EXCEEDED: The amount with this tip is more above the authorized amount than OVERCAPTURE_MAX_PERCENT allows; the message names the largest tip.
+         *     - `3012` OVERCAPTURE_DECLINED: The processor refused to capture more than was authorized; the intent can still be captured for the authorized amount.
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         */
+        "Error409-3002-3011-3012-3001": {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4115,7 +4144,7 @@ export interface operations {
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
             404: components["responses"]["Error404-2006"];
-            409: components["responses"]["Error409-3002-3001"];
+            409: components["responses"]["Error409-3002-3011-3012-3001"];
             413: components["responses"]["Error413-1005"];
             415: components["responses"]["Error415-1006"];
             429: components["responses"]["Error429-4292"];

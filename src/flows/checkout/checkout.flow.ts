@@ -5,6 +5,7 @@ import {
   dueAuthorizations,
   findPaymentIntent,
   lockPaymentIntent,
+  MAX_AMOUNT,
   move,
   notTheCustomersCard,
   refuseUnless,
@@ -16,7 +17,7 @@ import {
   type LatestPayment,
   type PaymentIntentRecord,
 } from '../../payment-intents';
-import { lockPaymentMethod } from '../../payment-methods';
+import { lockPaymentMethod, markPaymentMethodUsed } from '../../payment-methods';
 import type { AuthorizeOutcome, PaymentProcessor } from '../../payment-processor/payment-processor';
 import { processorKeys } from '../../payment-processor/payment-processor';
 import { inTransaction } from '../../platform/db/in-transaction';
@@ -26,6 +27,14 @@ import type { Logger } from '../../platform/logger';
 export interface CheckoutSettings {
   /** CAPTURE_WINDOW_SECONDS: an authorization not captured by then is voided. */
   captureWindowSeconds: number;
+  /** OVERCAPTURE_MAX_PERCENT: how far above the authorized amount a capture with the tip added may go. */
+  overcaptureMaxPercent: number;
+}
+
+/** What a capture is asked for: part of the authorized amount, or the amount with the tip the guest wrote on the slip. */
+export interface CaptureInput {
+  amountToCapture?: number | undefined;
+  amountDetails?: { tip: number } | undefined;
 }
 
 /** The sweeps' batch: what one run takes on; the next run takes the rest. */
@@ -107,15 +116,18 @@ export class CheckoutFlow {
     return this.settle(write, processing);
   }
 
-  /** SUCCEEDED once the processor captures; a failed capture stays REQUIRES_CAPTURE with `lastPaymentError`. */
-  async capture(write: WriteContext, id: string, amountToCapture: number | undefined): Promise<PaymentIntentRecord> {
+  /**
+   * SUCCEEDED once the processor captures; a failed capture stays
+   * REQUIRES_CAPTURE with `lastPaymentError`. With `amountDetails.tip`, the
+   * tip replaces the intent's and the amount with it is captured, up to
+   * OVERCAPTURE_MAX_PERCENT above what was authorized (a restaurant's tip
+   * taken at capture, as card networks allow; not an incremental authorization).
+   */
+  async capture(write: WriteContext, id: string, input: CaptureInput): Promise<PaymentIntentRecord> {
     const intent = await this.find(write.db, write.locationId, id);
     refuseUnless('capture', intent.status);
     const payment = intent.latestPayment as LatestPayment;
-    const amount = amountToCapture ?? payment.amount;
-    if (amount > payment.amount) {
-      throw new DomainError('VALIDATION_FAILED', { fieldName: 'amountToCapture', message: `Must not exceed the authorized amount, ${payment.amount}.` });
-    }
+    const { amount, withTip } = this.amountToCapture(intent, payment, input);
     const outcome = await this.ask(() =>
       this.processor.capture({
         locationId: write.locationId,
@@ -126,12 +138,49 @@ export class CheckoutFlow {
     );
     // Voided first by a cancel (which records it) or the capture window: this capture lost.
     if (outcome.status === 'voided') throw statusConflict('capture', 'CANCELED');
+    if (outcome.status === 'overcapture_declined') {
+      throw new DomainError('OVERCAPTURE_DECLINED', {
+        fieldName: 'amountDetails.tip',
+        message: `The processor refused to capture ${amount}, above the authorized ${payment.amount}: capture at most that (without amountDetails), or take the tip another way.`,
+      });
+    }
     const step: IntentStep =
       outcome.status === 'captured'
-        ? { by: 'capture', changes: captured(payment, outcome.amount), event: 'payment_intent.succeeded' }
+        ? { by: 'capture', changes: { ...captured(payment, outcome.amount), ...withTip }, event: 'payment_intent.succeeded' }
         : { by: 'capture', changes: { lastPaymentError: outcome.error }, event: 'payment_intent.payment_failed' };
     const moved = await move(write, intent, step);
     return moved ?? this.refuseAsItNowStands(write.db, write.locationId, id, 'capture');
+  }
+
+  /** What a capture asks the processor for, and the intent's new amount and tip when the tip is added at capture. */
+  private amountToCapture(
+    intent: PaymentIntentRecord,
+    payment: LatestPayment,
+    input: CaptureInput,
+  ): { amount: number; withTip: Pick<IntentChanges, 'amount' | 'tip'> } {
+    if (input.amountDetails === undefined) {
+      const amount = input.amountToCapture ?? payment.amount;
+      if (amount > payment.amount) {
+        throw new DomainError('VALIDATION_FAILED', { fieldName: 'amountToCapture', message: `Must not exceed the authorized amount, ${payment.amount}.` });
+      }
+      return { amount, withTip: {} };
+    }
+    if (input.amountToCapture !== undefined) {
+      throw new DomainError('VALIDATION_FAILED', {
+        fieldName: 'amountToCapture',
+        message: 'Send amountToCapture (part of the authorized amount) or amountDetails.tip (the tip added at capture), not both.',
+      });
+    }
+    const { tip } = input.amountDetails;
+    const withoutTip = intent.amount - intent.tip;
+    const largest = Math.min(Math.floor((payment.amount * (100 + this.settings.overcaptureMaxPercent)) / 100), MAX_AMOUNT);
+    if (withoutTip + tip > largest) {
+      throw new DomainError('OVERCAPTURE_LIMIT_EXCEEDED', {
+        fieldName: 'amountDetails.tip',
+        message: `At most ${largest} may be captured (${this.settings.overcaptureMaxPercent} % above the authorized ${payment.amount}): the tip may be at most ${largest - withoutTip}.`,
+      });
+    }
+    return { amount: withoutTip + tip, withTip: { amount: withoutTip + tip, tip } };
   }
 
   /** CANCELED, an authorization voided at the processor first. */
@@ -208,7 +257,16 @@ export class CheckoutFlow {
       );
       return intent;
     }
-    const moved = await move(write, intent, this.authorizationStep(payment, outcome));
+    const step = this.authorizationStep(payment, outcome);
+    // An approval marks the card used (the customer's card list is ordered by it) with the move, in one transaction; a decline does not.
+    const moved =
+      outcome.status === 'approved' && intent.paymentMethodId !== null
+        ? await inTransaction(write.db, async (trx) => {
+            const done = await move({ ...write, db: trx }, intent, step);
+            if (done !== undefined) await markPaymentMethodUsed(trx, write.locationId, intent.paymentMethodId as string);
+            return done;
+          })
+        : await move(write, intent, step);
     // Settled by someone else first (a recovery, or the confirm itself): as it now stands.
     return moved ?? this.find(write.db, write.locationId, intent.id);
   }

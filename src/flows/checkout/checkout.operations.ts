@@ -48,15 +48,26 @@ export const capturePaymentIntent = operation({
   operationId: 'capturePaymentIntent',
   tag,
   summary: 'Capture an authorized payment intent',
-  description: `Not in the spec. Captures \`amountToCapture\` (at most the authorized amount; all of it when left out) of a REQUIRES_CAPTURE intent: SUCCEEDED, with \`latestPayment.amount\` the amount captured. If the processor refuses the capture, the intent stays REQUIRES_CAPTURE with \`lastPaymentError\` (200; it is voided when its capture window ends). If the processor does not answer: 503 with Retry-After, nothing recorded. Two captures racing capture once.\n\n${STATUS_TABLE_POINTER}`,
+  description: `Not in the spec. Captures \`amountToCapture\` (at most the authorized amount; all of it when left out) of a REQUIRES_CAPTURE intent: SUCCEEDED, with \`latestPayment.amount\` and \`amountCaptured\` the amount captured.
+
+The tip the guest wrote on the slip is taken at capture (Stripe calls it overcapture; it is not an incremental authorization): \`amountDetails.tip\` replaces the intent's tip, the intent's \`amount\` becomes its amount without the old tip plus the new one, and that is captured, at most OVERCAPTURE_MAX_PERCENT (20 by default) above the authorized amount; beyond it, 409 \`OVERCAPTURE_LIMIT_EXCEEDED\` naming the largest tip, the intent unchanged and still capturable. If the processor refuses a capture above the authorized amount: 409 \`OVERCAPTURE_DECLINED\`, the intent unchanged and capturable for the authorized amount. \`amountToCapture\` and \`amountDetails\` are not sent together.
+
+If the processor refuses the capture, the intent stays REQUIRES_CAPTURE with \`lastPaymentError\` (200; it is voided when its capture window ends). If the processor does not answer: 503 with Retry-After, nothing recorded. Two captures racing capture once.\n\n${STATUS_TABLE_POINTER}`,
   access: { scope: SCOPE.serverWrite },
   params: paymentIntentParamsSchema,
   body: { schema: capturePaymentIntentRequestSchema, optional: true },
   responses: { 200: { description: 'The intent after the capture.', schema: paymentIntentSchema } },
-  errors: ['PAYMENT_INTENT_NOT_FOUND', 'PAYMENT_INTENT_STATUS_CONFLICT', 'CONFLICT', 'PAYMENT_PROCESSOR_UNAVAILABLE'],
+  errors: [
+    'PAYMENT_INTENT_NOT_FOUND',
+    'PAYMENT_INTENT_STATUS_CONFLICT',
+    'OVERCAPTURE_LIMIT_EXCEEDED',
+    'OVERCAPTURE_DECLINED',
+    'CONFLICT',
+    'PAYMENT_PROCESSOR_UNAVAILABLE',
+  ],
   handle: async ({ write, params, body }, { checkout }) => ({
     status: 200,
-    body: toPaymentIntent(await checkout.capture(write, params.id, body.amountToCapture)),
+    body: toPaymentIntent(await checkout.capture(write, params.id, body)),
   }),
 });
 

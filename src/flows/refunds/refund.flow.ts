@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { serviceWrite, type WriteContext } from '../../change-log/write-context';
-import { findPaymentIntent, giveBackRefund, refuseUnless, takeRefund, type LatestPayment, type PaymentIntentRecord } from '../../payment-intents';
+import { findPaymentIntent, refuseUnless, statusesAllowing, type LatestPayment, type PaymentIntentRecord } from '../../payment-intents';
 import type { PaymentProcessor, RefundOutcome } from '../../payment-processor/payment-processor';
-import { inTransaction } from '../../platform/db/in-transaction';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { Logger } from '../../platform/logger';
-import { insertPendingRefund, pendingRefunds, settleRefund, type CreateRefundInput, type RefundRecord } from '../../refunds';
+import { createPendingRefund, pendingRefunds, settleRefund, type CreateRefundInput, type RefundRecord } from '../../refunds';
 
 export interface RefundSettings {
   /** REFUND_WINDOW_DAYS: how long after its capture a payment may be refunded. */
@@ -30,7 +29,7 @@ function exceedsCaptured(refundable: number): DomainError {
  * partial refunds while their sum stays within what was captured.
  *
  * The refund is made PENDING first, its amount taken from the intent's
- * refundable amount in the same transaction (one guarded update, so racing
+ * refundable amount in the same statement (one guarded update, so racing
  * refunds never pass the captured amount); the processor is asked after that
  * commits, never inside a transaction; its answer moves the refund once
  * (a failed one gives its amount back). A refund the processor answers later,
@@ -53,15 +52,18 @@ export class RefundFlow {
     const refundable = intent.amountCaptured - intent.amountRefunded;
     const amount = input.amount ?? refundable;
     if (amount === 0 || amount > refundable) throw exceedsCaptured(refundable);
-    return inTransaction(write.db, async (trx) => {
-      const taken = await takeRefund(trx, intent, amount);
-      if (taken === undefined) {
-        // Another refund took its share first: what is left now.
-        const now = (await findPaymentIntent(trx, write.locationId, paymentIntentId)) as PaymentIntentRecord;
-        throw exceedsCaptured(now.amountCaptured - now.amountRefunded);
-      }
-      return insertPendingRefund(trx, write, { id: uuidv7(), paymentIntentId, amount, reason: input.reason ?? null, customerId: taken.customerId });
+    const made = await createPendingRefund(write, {
+      id: uuidv7(),
+      paymentIntentId,
+      amount,
+      reason: input.reason ?? null,
+      refundableIn: statusesAllowing('refund'),
     });
+    if (made !== undefined) return made;
+    // Another refund took its share first (or the intent moved): as it now stands.
+    const now = (await findPaymentIntent(write.db, write.locationId, paymentIntentId)) as PaymentIntentRecord;
+    refuseUnless('refund', now.status);
+    throw exceedsCaptured(now.amountCaptured - now.amountRefunded);
   }
 
   /**
@@ -91,13 +93,8 @@ export class RefundFlow {
     if (outcome.status === 'pending') return refund;
     const to = outcome.status === 'succeeded' ? 'SUCCEEDED' : 'FAILED';
     const failureCode = outcome.status === 'failed' ? outcome.error.code : null;
-    const settled = await inTransaction(write.db, async (trx) => {
-      const moved = await settleRefund(trx, write, refund, to, failureCode, intent.customerId);
-      if (moved?.status === 'FAILED') await giveBackRefund(trx, intent, moved.amount);
-      return moved;
-    });
     // Settled by another (a sweep, a replica) first: as it now stands.
-    return settled ?? refund;
+    return (await settleRefund(write, refund, to, failureCode)) ?? refund;
   }
 
   /** The sweep: every PENDING refund left alone for `olderThanSeconds`, asked about again. Answers how many it settled. */

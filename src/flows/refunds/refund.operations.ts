@@ -1,7 +1,7 @@
 import { operationsOf } from '../../api/operation';
 import { SCOPE } from '../../auth/scopes';
 import { paymentIntentParamsSchema, STATUS_TABLE_POINTER } from '../../payment-intents';
-import { sandboxCardTable } from '../../payment-processor/sandbox-cards';
+import { REFUND_FAILS_LAST_FOUR, REFUND_LATER_LAST_FOUR } from '../../payment-processor/sandbox-cards';
 import { createRefundRequestSchema, refundLifecycle, refundSchema, toRefund, type RefundsService } from '../../refunds';
 import type { RefundFlow } from './refund.flow';
 
@@ -20,9 +20,7 @@ The refund is recorded PENDING (\`refund.created\`), then the processor is asked
 
 ${refundLifecycle()}
 
-The sandbox processor decides by the card the intent was paid with:
-
-${sandboxCardTable()}
+The sandbox processor decides by the card the intent was paid with (the confirm operation's table of test cards): \`${REFUND_FAILS_LAST_FOUR}\` fails every refund, \`${REFUND_LATER_LAST_FOUR}\` answers them later.
 
 ${STATUS_TABLE_POINTER}`,
   access: { scope: SCOPE.serverWrite },

@@ -12,6 +12,8 @@ import * as deliveriesFollowEvents from '../../../migrations/20261127020000_deli
 import * as paymentLifecycle from '../../../migrations/20261128000000_payment_lifecycle';
 import * as formerIntentCustomers from '../../../migrations/20261129000000_former_intent_customers';
 import * as refunds from '../../../migrations/20261130000000_refunds';
+import * as cardsLastUsed from '../../../migrations/20261130010000_cards_last_used';
+import * as overcapture from '../../../migrations/20261130020000_overcapture';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +39,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261128000000_payment_lifecycle', paymentLifecycle],
   ['20261129000000_former_intent_customers', formerIntentCustomers],
   ['20261130000000_refunds', refunds],
+  ['20261130010000_cards_last_used', cardsLastUsed],
+  ['20261130020000_overcapture', overcapture],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -139,6 +139,16 @@ export const ERROR_CATALOG = {
     code: 3010,
     message: 'The payment was captured longer ago than REFUND_WINDOW_DAYS allows a refund.',
   },
+  OVERCAPTURE_LIMIT_EXCEEDED: {
+    status: 409,
+    code: 3011,
+    message: 'The amount with this tip is more above the authorized amount than OVERCAPTURE_MAX_PERCENT allows; the message names the largest tip.',
+  },
+  OVERCAPTURE_DECLINED: {
+    status: 409,
+    code: 3012,
+    message: 'The processor refused to capture more than was authorized; the intent can still be captured for the authorized amount.',
+  },
   RATE_LIMITED: {
     status: 429,
     code: 4292,

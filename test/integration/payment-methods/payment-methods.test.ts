@@ -32,6 +32,7 @@ describe('POST /v1/customers/{id}/payment-methods', () => {
       month: '07',
       year: nextYear,
       card: { lastFour: '4242', expiry: { month: '07', year: nextYear }, type: 'VISA' },
+      lastUsedAt: null,
     });
   });
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse, stringify } from 'yaml';
 import { buildOpenApiDocument } from '../../../src/docs/openapi-document';
 
 /**
@@ -77,8 +78,27 @@ describe('the OpenAPI document', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('is at most a third of the 820 kB it was when every header, parameter and error answer was written inline', () => {
-    const committed = readFileSync(path.resolve(__dirname, '../../../openapi/openapi.yaml'));
-    expect(committed.length).toBeLessThan(820_000 / 3);
+  // It was 820 kB with every header, parameter, error answer and example written inline; 248 kB once each was declared
+  // once (issue 38, 37 operations). As operations are added the bound is held as a ratio: the committed document is at
+  // most a third of the same document with every reference outside components.schemas written out where it is used.
+  it('is at most a third of itself with its shared headers, parameters, answers and examples written inline', () => {
+    const committed = readFileSync(path.resolve(__dirname, '../../../openapi/openapi.yaml'), 'utf8');
+    const parsed = parse(committed) as Record<string, unknown>;
+    const inline = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(inline);
+      if (value === null || typeof value !== 'object') return value;
+      const ref = (value as { $ref?: unknown }).$ref;
+      if (typeof ref === 'string' && !ref.startsWith('#/components/schemas/')) {
+        return inline(
+          ref
+            .slice(2)
+            .split('/')
+            .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], parsed),
+        );
+      }
+      return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, inline(child)]));
+    };
+    const written = stringify({ ...parsed, paths: inline(parsed.paths), webhooks: inline(parsed.webhooks) });
+    expect(committed.length).toBeLessThan(written.length / 3);
   });
 });
