@@ -39,6 +39,7 @@ function previousOf(intent: PaymentIntentRecord, changes: IntentChanges): Record
   for (const [field, value] of Object.entries(changes) as Array<[keyof IntentChanges, unknown]>) {
     if (INTERNAL_FIELDS.has(field) || JSON.stringify(value) === JSON.stringify(intent[field])) continue;
     if (field === 'tip') previous.amountDetails = { tip: intent.tip };
+    else if (field === 'partialAuthorization') previous.paymentMethodOptions = { card: { partialAuthorization: intent.partialAuthorization } };
     else previous[field] = intent[field];
   }
   return previous;

@@ -36,6 +36,10 @@ export interface PaymentIntentRecord {
   standingInstructionType: 'INSTALLMENT' | 'RECURRING' | 'UNSCHEDULED' | null;
   offSession: boolean;
   mandateId: string | null;
+  /** Whether an authorization of less than the amount is taken (Toast's paymentMethodOptions.card.partialAuthorization). */
+  partialAuthorization: boolean;
+  /** The amount asked for, once a partial authorization made `amount` what was authorized; null otherwise. */
+  amountRequested: number | null;
   sessionSecret: string;
   /** The card attached (REQUIRES_CONFIRMATION) or paid with. */
   paymentMethodId: string | null;
@@ -73,6 +77,8 @@ interface PaymentIntentRow {
   standing_instruction_type: PaymentIntentRecord['standingInstructionType'];
   off_session: boolean;
   mandate_id: string | null;
+  partial_authorization: boolean;
+  amount_requested: number | null;
   session_secret: string;
   payment_method_id: string | null;
   payment_attempts: number;
@@ -106,6 +112,7 @@ const INSERTED_COLUMNS = [
   'standing_instruction_type',
   'off_session',
   'mandate_id',
+  'partial_authorization',
   'session_secret',
 ] as const satisfies ReadonlyArray<keyof PaymentIntentRow>;
 
@@ -122,6 +129,7 @@ const COLUMNS = [
   'amount_captured',
   'amount_refunded',
   'captured_at',
+  'amount_requested',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof PaymentIntentRow>;
@@ -142,6 +150,8 @@ function toRecord(row: PaymentIntentRow): PaymentIntentRecord {
     standingInstructionType: row.standing_instruction_type,
     offSession: row.off_session,
     mandateId: row.mandate_id,
+    partialAuthorization: row.partial_authorization,
+    amountRequested: row.amount_requested,
     sessionSecret: secretBox().open(row.session_secret, secretContext(TABLE, row.location_id, row.id)),
     paymentMethodId: row.payment_method_id,
     paymentAttempts: row.payment_attempts,
@@ -173,6 +183,7 @@ export type NewPaymentIntent = Omit<
   | 'amountCaptured'
   | 'amountRefunded'
   | 'capturedAt'
+  | 'amountRequested'
 >;
 
 /** The fields a move or an update may change, and their columns. */
@@ -192,6 +203,8 @@ const CHANGEABLE = {
   cancellationReason: 'cancellation_reason',
   amountCaptured: 'amount_captured',
   capturedAt: 'captured_at',
+  partialAuthorization: 'partial_authorization',
+  amountRequested: 'amount_requested',
 } as const satisfies Partial<Record<keyof PaymentIntentRecord, keyof PaymentIntentRow>>;
 
 export type IntentChanges = Partial<Pick<PaymentIntentRecord, keyof typeof CHANGEABLE>>;
@@ -236,6 +249,7 @@ export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: N
     standing_instruction_type: intent.standingInstructionType,
     off_session: intent.offSession,
     mandate_id: intent.mandateId,
+    partial_authorization: intent.partialAuthorization,
     session_secret: secretBox().seal(intent.sessionSecret, secretContext(TABLE, intent.locationId, intent.id)),
   };
   const [inserted] = await runNamed<PaymentIntentRow>(db, INSERT_PAYMENT_INTENT, row);

@@ -13,6 +13,18 @@ export const MAX_AMOUNT = 99_999_999;
 const amountSchema = int32(1, MAX_AMOUNT);
 const tipSchema = int32(0, MAX_AMOUNT).meta({ description: 'The part of `amount` that is tip, in minor units of the currency.' });
 
+/** Toast's option: an authorization of less than the amount is taken, and the rest is left to another intent. */
+const paymentMethodOptionsSchema = z
+  .strictObject({
+    card: z.strictObject({
+      partialAuthorization: z.boolean().meta({
+        description:
+          "Take an authorization of less than `amount` (e.g. a gift card's balance): the intent's `amount` becomes what was authorized and `amountRequested` keeps what was asked; without it such a card is declined (`insufficient_funds`).",
+      }),
+    }),
+  })
+  .meta({ id: 'PaymentMethodOptions' });
+
 /** Stripe's rule: the tip is a part of the amount, never more than it. */
 export const TIP_EXCEEDS_AMOUNT = 'Must not exceed amount: the tip is a part of it.';
 const tipWithinAmount = (body: { amount?: number; amountDetails?: { tip: number } }) =>
@@ -40,6 +52,7 @@ export const createPaymentIntentRequestSchema = z
     standingInstructionType: z.enum(STANDING_INSTRUCTION_TYPES).optional(),
     offSession: z.boolean().default(false),
     mandateId: identifierText({ min: 1, max: 255, description: 'The mandate the payment is made under.' }).optional(),
+    paymentMethodOptions: paymentMethodOptionsSchema.optional(),
   })
   .refine(tipWithinAmount, TIP_CHECK)
   .meta({
@@ -73,6 +86,7 @@ export const updatePaymentIntentRequestSchema = z
       description:
         "A saved card of the intent's customer to pay with: the intent moves to REQUIRES_CONFIRMATION. `null` detaches it (back to REQUIRES_PAYMENT_METHOD).",
     }),
+    paymentMethodOptions: paymentMethodOptionsSchema.optional(),
   })
   .refine(tipWithinAmount, TIP_CHECK)
   .meta({ id: 'UpdatePaymentIntentRequest', example: { amount: 1400, amountDetails: { tip: 300 }, email: 'ada@example.com' } });
@@ -162,6 +176,8 @@ const PAYMENT_INTENT_EXAMPLE = {
   amountCaptured: 0,
   amountRefunded: 0,
   refundableAmount: 0,
+  paymentMethodOptions: { card: { partialAuthorization: false } },
+  amountRequested: null,
 };
 
 export const paymentIntentSchema = z
@@ -190,6 +206,11 @@ export const paymentIntentSchema = z
       description: 'Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).',
     }),
     refundableAmount: int32(0, MAX_AMOUNT).meta({ description: 'Not in the spec: `amountCaptured` less `amountRefunded`, what a refund may still take.' }),
+    paymentMethodOptions: paymentMethodOptionsSchema.meta({ description: "Not in the spec (Toast's): whether a partial authorization is taken." }),
+    amountRequested: amountSchema.nullable().meta({
+      description:
+        "This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. Null otherwise.",
+    }),
   })
   .meta({
     id: 'PaymentIntent',
@@ -237,6 +258,8 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
     amountCaptured: intent.amountCaptured,
     amountRefunded: intent.amountRefunded,
     refundableAmount: intent.amountCaptured - intent.amountRefunded,
+    paymentMethodOptions: { card: { partialAuthorization: intent.partialAuthorization } },
+    amountRequested: intent.amountRequested,
   };
 }
 

@@ -63,6 +63,7 @@ export class PaymentIntentsService {
         standingInstructionType: input.standingInstructionType ?? null,
         offSession: input.offSession,
         mandateId: input.mandateId ?? null,
+        partialAuthorization: input.paymentMethodOptions?.card.partialAuthorization ?? false,
         sessionSecret: newSessionSecret(id),
       });
       if (created === undefined) throw new DomainError('CUSTOMER_NOT_FOUND', { fieldName: 'customerId' });
@@ -107,6 +108,7 @@ export class PaymentIntentsService {
         externalReferenceId: input.externalReferenceId,
         customerId: input.customerId,
         paymentMethodId: input.paymentMethodId,
+        partialAuthorization: input.paymentMethodOptions?.card.partialAuthorization,
       };
       const customerId = input.customerId === undefined ? intent.customerId : input.customerId;
       if (input.customerId != null && input.customerId !== intent.customerId && !(await customerExists(trx, locationId, input.customerId))) {

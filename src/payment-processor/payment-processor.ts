@@ -40,10 +40,15 @@ export interface AuthorizeRequest extends KeyedRequest {
   card: ProcessorCard;
   /** Capture at once (a sale): an intent whose `captureMethod` is AUTOMATIC. */
   capture: boolean;
+  /** Take an approval of less than `amount` (what the card can pay) rather than a decline. */
+  partialAuthorization: boolean;
 }
 
+/** `amount`: what was authorized, less than asked only with `partialAuthorization` (an answer stored before it existed has none: all of it). */
 export type AuthorizeOutcome =
-  { status: 'approved'; reference: string; captured: boolean } | { status: 'declined'; error: PaymentError } | { status: 'failed'; error: PaymentError };
+  | { status: 'approved'; reference: string; captured: boolean; amount?: number }
+  | { status: 'declined'; error: PaymentError }
+  | { status: 'failed'; error: PaymentError };
 
 export interface CaptureRequest extends KeyedRequest {
   /** What the authorization answered (`approved.reference`). */

@@ -18,9 +18,12 @@ import {
   CAPTURE_FAILS_LAST_FOUR,
   isProcessingError,
   OVERCAPTURE_FAILS_LAST_FOUR,
+  PARTIAL_AUTHORIZATION_LAST_FOUR,
+  PARTIAL_AUTHORIZATION_LIMIT,
   REFUND_DECLINED,
   REFUND_FAILS_LAST_FOUR,
   REFUND_LATER_LAST_FOUR,
+  SANDBOX_CARDS,
   sandboxDecline,
 } from './sandbox-cards';
 
@@ -94,23 +97,31 @@ export class SandboxProcessor implements PaymentProcessor {
   ) {}
 
   async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
-    const decline = sandboxDecline(request.card, this.now());
     const captureFails = request.card.lastFour === CAPTURE_FAILS_LAST_FOUR;
+    const { amount, decline } = this.decide(request);
     const outcome: AuthorizeOutcome =
       decline !== undefined
         ? { status: isProcessingError(decline) ? 'failed' : 'declined', error: decline }
         : request.capture && captureFails
           ? { status: 'failed', error: CAPTURE_FAILED }
-          : { status: 'approved', reference: request.idempotencyKey, captured: request.capture };
+          : { status: 'approved', reference: request.idempotencyKey, captured: request.capture, amount };
     const state: AuthorizationState | null = outcome.status !== 'approved' ? null : request.capture ? 'captured' : 'authorized';
-    const answered = await this.remember(request, 'authorize', outcome, {
+    const answered = await this.remember({ ...request, amount }, 'authorize', outcome, {
       state,
       captureFails,
       overcaptureFails: request.card.lastFour === OVERCAPTURE_FAILS_LAST_FOUR,
-      capturedAmount: request.capture ? request.amount : null,
+      capturedAmount: request.capture ? amount : null,
     });
     await this.answerAfterLatency();
     return answered;
+  }
+
+  /** What the card can pay of the amount: all of it, or (PARTIAL_AUTHORIZATION_LAST_FOUR) at most its limit, or a decline. */
+  private decide(request: AuthorizeRequest): { amount: number; decline?: PaymentError } {
+    const decline = sandboxDecline(request.card, this.now());
+    if (decline !== undefined) return { amount: request.amount, decline };
+    if (request.card.lastFour !== PARTIAL_AUTHORIZATION_LAST_FOUR || request.amount <= PARTIAL_AUTHORIZATION_LIMIT) return { amount: request.amount };
+    return request.partialAuthorization ? { amount: PARTIAL_AUTHORIZATION_LIMIT } : { amount: request.amount, decline: SANDBOX_CARDS['9995'] };
   }
 
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {

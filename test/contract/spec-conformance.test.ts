@@ -51,6 +51,9 @@ const SPEC_SCHEMAS: Record<string, Record<string, string>> = {
     amountCaptured: 'integer/int32',
     amountRefunded: 'integer/int32',
     refundableAmount: 'integer/int32',
+    // Added by partial authorization: Toast's option, and this service's own record of what was asked.
+    paymentMethodOptions: 'object',
+    amountRequested: 'integer/int32',
   },
   ErrorMessage: {
     status: 'integer/int32',

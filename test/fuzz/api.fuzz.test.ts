@@ -83,7 +83,7 @@ function bodyArbitrary(valid: fc.Arbitrary<Record<string, unknown>>): fc.Arbitra
 const validCustomer = fc.record({ externalReferenceId: fc.constantFrom('u1', 'u2', 'u3'), description: fc.string({ maxLength: 30 }) });
 const validCard = fc.record({ fingerprint: fc.constantFrom('fp-1', 'fp-2', 'fp-3') }).map((extra) => cardInput(extra));
 const validCardUpdate = fc.record({
-  // 0341 and 0358: the sandbox's cards whose refunds fail, or are answered later.
+  // 0341 and 0358: the sandbox's cards whose refunds fail, or are answered later; 0044 authorizes at most 2,500; 0127 refuses overcaptures.
   card: fc.record({
     lastFour: fc.constantFrom('4242', '1881', '0341', '0358'),
     expiry: fc.constantFrom({ month: '04', year: '2032' }, { month: '12', year: '2033' }),
@@ -102,6 +102,8 @@ const validIntentUpdate = fc.record(
     amount: fc.integer({ min: 1, max: 5000 }),
     email: fc.constantFrom<unknown>('a@example.com', null),
     externalReferenceId: fc.constantFrom('order-1', 'order-3'),
+    // With a card ending 0044 (the sandbox's partial authorization card), an approval of less than the amount.
+    paymentMethodOptions: fc.record({ card: fc.record({ partialAuthorization: fc.boolean() }) }),
   },
   { requiredKeys: [] },
 );
@@ -445,7 +447,7 @@ function eventCustomerOf(was: Row, is: Row, erased: Row[]): unknown {
   return cutByErasure ? was.customer_id : is.customer_id;
 }
 
-const INTENT_FIELDS = ['amount', 'tip', 'email', 'customer_id', 'external_reference_id', 'payment_method_id'] as const;
+const INTENT_FIELDS = ['amount', 'tip', 'email', 'customer_id', 'external_reference_id', 'payment_method_id', 'partial_authorization'] as const;
 
 /**
  * The events one step's change to an intent must have recorded (whose: the

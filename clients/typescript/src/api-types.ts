@@ -489,6 +489,7 @@ export interface paths {
          *     | `0119` | `processing_error` (retry with a confirm; the intent is back to `REQUIRES_PAYMENT_METHOD`) |
          *     | `9995` | declined: `card_declined` / `insufficient_funds` |
          *     | `0259` | approved, but every capture fails (`capture_failed`); with `AUTOMATIC` the confirm fails with it |
+         *     | `0044` | authorizes at most 2500 (minor units): with `paymentMethodOptions.card.partialAuthorization`, approved for that much (`amount` becomes it, `amountRequested` keeps what was asked); without, declined: `card_declined` / `insufficient_funds` |
          *     | `0127` | approved; a capture above the authorized amount (a tip added at capture) is refused: 409 `OVERCAPTURE_DECLINED`, the intent still capturable |
          *     | `0341` | approved; every refund of it fails (`FAILED`, `failureCode: refund_declined`) |
          *     | `0358` | approved; its refunds are answered later: `PENDING`, then `SUCCEEDED` within SANDBOX_ASYNC_REFUND_SECONDS |
@@ -1134,6 +1135,7 @@ export interface components {
             offSession?: boolean;
             /** Format: uuid */
             paymentMethodConfigurationId?: string;
+            paymentMethodOptions?: components["schemas"]["PaymentMethodOptions"];
             /** @enum {string} */
             standingInstructionType?: "INSTALLMENT" | "RECURRING" | "UNSCHEDULED";
         };
@@ -1703,7 +1705,13 @@ export interface components {
          *       "cancellationReason": null,
          *       "amountCaptured": 0,
          *       "amountRefunded": 0,
-         *       "refundableAmount": 0
+         *       "refundableAmount": 0,
+         *       "paymentMethodOptions": {
+         *         "card": {
+         *           "partialAuthorization": false
+         *         }
+         *       },
+         *       "amountRequested": null
          *     }
          */
         PaymentIntent: {
@@ -1729,6 +1737,8 @@ export interface components {
              * @description Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).
              */
             amountRefunded: number;
+            /** @description This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. Null otherwise. */
+            amountRequested: number | null;
             /** @description AUTOMATIC: voided by the service when the capture window ended. */
             cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
             /** @enum {string} */
@@ -1753,6 +1763,8 @@ export interface components {
             } | null;
             /** @description The saved card attached or paid with; cleared by a failed payment. */
             paymentMethodId: string | null;
+            /** @description Not in the spec (Toast's): whether a partial authorization is taken. */
+            paymentMethodOptions: components["schemas"]["PaymentMethodOptions"];
             /**
              * Format: int32
              * @description Not in the spec: `amountCaptured` less `amountRefunded`, what a refund may still take.
@@ -1802,6 +1814,8 @@ export interface components {
              * @description Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).
              */
             amountRefunded: number;
+            /** @description This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. Null otherwise. */
+            amountRequested: number | null;
             /** @description AUTOMATIC: voided by the service when the capture window ended. */
             cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
             /** @enum {string} */
@@ -1826,6 +1840,8 @@ export interface components {
             } | null;
             /** @description The saved card attached or paid with; cleared by a failed payment. */
             paymentMethodId: string | null;
+            /** @description Not in the spec (Toast's): whether a partial authorization is taken. */
+            paymentMethodOptions: components["schemas"]["PaymentMethodOptions"];
             /**
              * Format: int32
              * @description Not in the spec: `amountCaptured` less `amountRefunded`, what a refund may still take.
@@ -1863,7 +1879,13 @@ export interface components {
          *           "cancellationReason": null,
          *           "amountCaptured": 0,
          *           "amountRefunded": 0,
-         *           "refundableAmount": 0
+         *           "refundableAmount": 0,
+         *           "paymentMethodOptions": {
+         *             "card": {
+         *               "partialAuthorization": false
+         *             }
+         *           },
+         *           "amountRequested": null
          *         }
          *       ],
          *       "hasMore": false
@@ -1973,6 +1995,12 @@ export interface components {
             };
             /** @constant */
             type: "payment_method.detached";
+        };
+        PaymentMethodOptions: {
+            card: {
+                /** @description Take an authorization of less than `amount` (e.g. a gift card's balance): the intent's `amount` becomes what was authorized and `amountRequested` keeps what was asked; without it such a card is declined (`insufficient_funds`). */
+                partialAuthorization: boolean;
+            };
         };
         PaymentMethodUpdatedEvent: components["schemas"]["Event"] & {
             data: {
@@ -2164,6 +2192,7 @@ export interface components {
             externalReferenceId?: string;
             /** @description A saved card of the intent's customer to pay with: the intent moves to REQUIRES_CONFIRMATION. `null` detaches it (back to REQUIRES_PAYMENT_METHOD). */
             paymentMethodId?: string | null;
+            paymentMethodOptions?: components["schemas"]["PaymentMethodOptions"];
         };
         /**
          * @example {

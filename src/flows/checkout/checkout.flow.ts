@@ -249,6 +249,7 @@ export class CheckoutFlow {
         currency: intent.currency,
         card: payment.card,
         capture: intent.captureMethod === 'AUTOMATIC',
+        partialAuthorization: intent.partialAuthorization,
       });
     } catch (error) {
       this.logger.warn(
@@ -257,7 +258,7 @@ export class CheckoutFlow {
       );
       return intent;
     }
-    const step = this.authorizationStep(payment, outcome);
+    const step = this.authorizationStep(intent, payment, outcome);
     // An approval marks the card used (the customer's card list is ordered by it) with the move, in one transaction; a decline does not.
     const moved =
       outcome.status === 'approved' && intent.paymentMethodId !== null
@@ -271,8 +272,9 @@ export class CheckoutFlow {
     return moved ?? this.find(write.db, write.locationId, intent.id);
   }
 
-  private authorizationStep(payment: LatestPayment, outcome: AuthorizeOutcome): IntentStep {
+  private authorizationStep(intent: PaymentIntentRecord, asked: LatestPayment, outcome: AuthorizeOutcome): IntentStep {
     if (outcome.status !== 'approved') {
+      const payment = asked;
       return {
         by: 'processor',
         changes: {
@@ -284,16 +286,22 @@ export class CheckoutFlow {
         event: 'payment_intent.payment_failed',
       };
     }
+    // A partial authorization (Toast's): the intent's amount becomes what was authorized, and amountRequested keeps what was asked.
+    const authorized = outcome.amount ?? asked.amount;
+    const payment = { ...asked, amount: authorized };
+    const partial: IntentChanges =
+      authorized < asked.amount ? { amount: authorized, amountRequested: intent.amount, tip: Math.min(intent.tip, authorized) } : {};
     if (outcome.captured) {
       return {
         by: 'processor',
-        changes: { ...captured(payment, payment.amount), processorReference: outcome.reference },
+        changes: { ...captured(payment, authorized), ...partial, processorReference: outcome.reference },
         event: 'payment_intent.succeeded',
       };
     }
     return {
       by: 'processor',
       changes: {
+        ...partial,
         status: 'REQUIRES_CAPTURE',
         processorReference: outcome.reference,
         latestPayment: { ...payment, status: 'AUTHORIZED' },

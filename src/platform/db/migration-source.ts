@@ -14,6 +14,7 @@ import * as formerIntentCustomers from '../../../migrations/20261129000000_forme
 import * as refunds from '../../../migrations/20261130000000_refunds';
 import * as cardsLastUsed from '../../../migrations/20261130010000_cards_last_used';
 import * as overcapture from '../../../migrations/20261130020000_overcapture';
+import * as partialAuthorization from '../../../migrations/20261130030000_partial_authorization';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,6 +42,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261130000000_refunds', refunds],
   ['20261130010000_cards_last_used', cardsLastUsed],
   ['20261130020000_overcapture', overcapture],
+  ['20261130030000_partial_authorization', partialAuthorization],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

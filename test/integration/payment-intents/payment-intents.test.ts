@@ -43,6 +43,8 @@ describe('POST /v1/payment-intents', () => {
       amountCaptured: 0,
       amountRefunded: 0,
       refundableAmount: 0,
+      paymentMethodOptions: { card: { partialAuthorization: false } },
+      amountRequested: null,
     });
     expect(response.body.sessionSecret.startsWith(`PI_${response.body.id}_SECRET_`)).toBe(true);
   });
