@@ -30,9 +30,10 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|uuid|@electric-sql/pglite)/)'],
   testTimeout: 30000,
-  // Jest's default workers (one fewer than the cores: one here, in band). Two were hardly faster, and the process
-  // tests' services, each creating an embedded database at start-up, timed out acquiring it when two such files
-  // ran at once (docs/performance.md, the test suite's time).
+  // Two workers on these two cores: each file has a database of its own (a copy of the template), and a process
+  // test's service starts from a copy of it too (test/support/process/service-process.ts), so no two files fight
+  // over creating one (docs/performance.md, the test suite's time).
+  maxWorkers: 2,
   // Every response is held to the OpenAPI document, and the last test checks
   // that every documented operation was exercised (test/support/contract/).
   setupFilesAfterEnv: ['<rootDir>/test/support/contract/contract-setup.ts'],

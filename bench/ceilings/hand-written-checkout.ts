@@ -41,7 +41,14 @@ const intentView = (intent: IntentRow) => ({
 });
 
 /** A guarded move and its event, in one transaction: nothing if another request moved the intent first. */
-async function moveIntent(locationId: string, intent: IntentRow, set: string, values: unknown[], event: string): Promise<IntentRow | undefined> {
+async function moveIntent(
+  locationId: string,
+  intent: IntentRow,
+  set: string,
+  values: unknown[],
+  event: string,
+  alsoRun?: string,
+): Promise<IntentRow | undefined> {
   return inTransaction(async (client) => {
     const moved = (
       await client.query(
@@ -50,10 +57,12 @@ async function moveIntent(locationId: string, intent: IntentRow, set: string, va
         [locationId, intent.id, intent.status, intent.payment_attempts, ...values],
       )
     ).rows[0] as IntentRow | undefined;
-    if (moved !== undefined)
+    if (moved !== undefined) {
       await insertEvents(client, locationId, [
         { type: event, customerId: moved.customer_id, data: { object: intentView(moved), previous: { status: intent.status } } },
       ]);
+      if (alsoRun !== undefined) await client.query(alsoRun, [locationId, intent.id]);
+    }
     return moved;
   });
 }
@@ -118,6 +127,8 @@ async function confirm(request: Request): Promise<IntentRow | undefined> {
     `status = 'REQUIRES_CAPTURE', processor_reference = $5, latest_payment = $6, capture_before = $7`,
     [key, JSON.stringify(payment), new Date(Date.now() + CAPTURE_WINDOW_MS)],
     'payment_intent.requires_capture',
+    // The card that paid: its last use, in the move's transaction.
+    'update payment_methods set last_used_at = now() where location_id = $1 and id = (select payment_method_id from payment_intents where location_id = $1 and id = $2)',
   );
 }
 

@@ -50,6 +50,8 @@ export interface IntentStep {
   by: MoveCause;
   changes: IntentChanges;
   event: EventType;
+  /** An approved authorization: the card paid with gets its `lastUsedAt`, in the same statement. */
+  marksCardUsed?: boolean;
 }
 
 /**
@@ -74,5 +76,11 @@ export function move(write: WriteContext, intent: PaymentIntentRecord, step: Int
   const to = step.changes.status ?? intent.status;
   if (!tableAllows(step.by, intent.status, to)) throw new Error(`the status table has no move by ${step.by} from ${intent.status} to ${to}`);
   const object = toPaymentIntentEventObject({ ...intent, ...step.changes });
-  return moveWithEvent(write.db, intent, step.changes, { origin: write.origin, type: step.event, object, previous: previousOf(intent, step.changes) });
+  return moveWithEvent(
+    write.db,
+    intent,
+    step.changes,
+    { origin: write.origin, type: step.event, object, previous: previousOf(intent, step.changes) },
+    step.marksCardUsed === true,
+  );
 }

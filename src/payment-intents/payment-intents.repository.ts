@@ -288,6 +288,10 @@ const MOVE_INTENT = statementRecordingEvent('move_payment_intent', {
             updated_at = now()
       where location_id = @location_id and id = @id and status = @read_status and payment_attempts = @read_attempt
       returning ${COLUMNS.join(', ')}
+   ),
+   card_used as (
+     update payment_methods set last_used_at = now()
+      where @mark_card_used::boolean and location_id = @location_id and id = (select payment_method_id from moved)
    )`,
   event: {
     source: 'moved',
@@ -300,16 +304,25 @@ const MOVE_INTENT = statementRecordingEvent('move_payment_intent', {
 /**
  * Makes `changes` to the intent, with its event, if it is still in the status
  * and at the confirm attempt it was read with: of several requests or sweeps
- * racing for one move, exactly one makes it. Undefined for the others.
+ * racing for one move, exactly one makes it. Undefined for the others. With
+ * `markCardUsed` (an approved authorization), the card the intent is paid
+ * with gets its `last_used_at` in the same statement.
  */
 export async function moveWithEvent(
   db: Knex,
   read: Pick<PaymentIntentRecord, 'locationId' | 'id' | 'status' | 'paymentAttempts'>,
   changes: IntentChanges,
   event: Omit<BoundEvent, 'object'> & { object: object },
+  markCardUsed = false,
 ): Promise<PaymentIntentRecord | undefined> {
   const columns = columnsOf(changes);
-  const values: Record<string, Knex.RawBinding> = { location_id: read.locationId, id: read.id, read_status: read.status, read_attempt: read.paymentAttempts };
+  const values: Record<string, Knex.RawBinding> = {
+    location_id: read.locationId,
+    id: read.id,
+    read_status: read.status,
+    read_attempt: read.paymentAttempts,
+    mark_card_used: markCardUsed,
+  };
   for (const column of Object.values(CHANGEABLE)) {
     const set = column in columns;
     values[`set_${column}`] = set;

@@ -1,9 +1,9 @@
 /**
  * What the payment-methods feature offers the other features and the flows:
- * a saved card, locked while a payment uses it and marked used when one is approved, and the erasure's steps on
+ * a saved card, locked while a payment uses it, and the erasure's steps on
  * the customer's cards and defaults. Nothing else of the feature is imported
  * from outside it.
  */
-export { deleteCardsOfCustomer, lockPaymentMethod, markPaymentMethodUsed } from './payment-methods.repository';
+export { deleteCardsOfCustomer, lockPaymentMethod } from './payment-methods.repository';
 export { deleteDefaultsOfCustomer } from './default-payment-methods.repository';
 export { toPaymentMethodData } from './payment-methods.schemas';

@@ -158,13 +158,6 @@ export async function listCustomerPaymentMethods(
   return rows.filter((row): row is PaymentMethodRow => row.id !== null).map(toRecord);
 }
 
-const MARK_CARD_USED = preparedStatement('mark_payment_method_used', 'update payment_methods set last_used_at = now() where location_id = ? and id = ?');
-
-/** In the transaction that records an approved authorization with the card. */
-export async function markPaymentMethodUsed(trx: Knex.Transaction, locationId: string, id: string): Promise<void> {
-  await runPrepared(trx, MARK_CARD_USED, [locationId, id]);
-}
-
 export async function findPaymentMethodOwner(db: Knex | Knex.Transaction, locationId: string, paymentMethodId: string): Promise<string | undefined> {
   const row = await db('payment_methods').select('customer_id').where({ location_id: locationId, id: paymentMethodId }).first();
   return (row as { customer_id: string } | undefined)?.customer_id;

@@ -6,12 +6,13 @@ import { createLogger } from '../../src/platform/logger';
 import { saveTemplate, templatePath } from './pglite-template';
 
 /**
- * Jest's global set-up for `npm test` on PGlite: the migrated template every
- * test file's database starts from (pglite-template.ts), made if missing.
- * With DATABASE_URL set the tests use that server, and nothing is made.
+ * Jest's global set-up for `npm test`: the migrated template every test
+ * file's embedded database starts from (pglite-template.ts), made if missing.
+ * Made with DATABASE_URL set too: the process tests' services run the
+ * embedded database whatever the suite's, and start from a copy of it.
  */
 export default async function makePgliteTemplate(): Promise<void> {
-  if (process.env.DATABASE_URL || existsSync(templatePath())) return;
+  if (existsSync(templatePath())) return;
   const { knex } = openDatabase({ poolMax: 1, acquireTimeoutMs: 60_000, statementTimeoutMs: 60_000, logger: createLogger({ level: 'silent' }) });
   try {
     await migrateToLatest(knex);

@@ -17,7 +17,7 @@ import {
   type LatestPayment,
   type PaymentIntentRecord,
 } from '../../payment-intents';
-import { lockPaymentMethod, markPaymentMethodUsed } from '../../payment-methods';
+import { lockPaymentMethod } from '../../payment-methods';
 import type { AuthorizeOutcome, PaymentProcessor } from '../../payment-processor/payment-processor';
 import { processorKeys } from '../../payment-processor/payment-processor';
 import { inTransaction } from '../../platform/db/in-transaction';
@@ -258,16 +258,8 @@ export class CheckoutFlow {
       );
       return intent;
     }
-    const step = this.authorizationStep(intent, payment, outcome);
-    // An approval marks the card used (the customer's card list is ordered by it) with the move, in one transaction; a decline does not.
-    const moved =
-      outcome.status === 'approved' && intent.paymentMethodId !== null
-        ? await inTransaction(write.db, async (trx) => {
-            const done = await move({ ...write, db: trx }, intent, step);
-            if (done !== undefined) await markPaymentMethodUsed(trx, write.locationId, intent.paymentMethodId as string);
-            return done;
-          })
-        : await move(write, intent, step);
+    // An approval marks the card used (the customer's card list is ordered by it) in the move's own statement; a decline does not.
+    const moved = await move(write, intent, { ...this.authorizationStep(intent, payment, outcome), marksCardUsed: outcome.status === 'approved' });
     // Settled by someone else first (a recovery, or the confirm itself): as it now stands.
     return moved ?? this.find(write.db, write.locationId, intent.id);
   }

@@ -53,7 +53,8 @@ interface Records {
   endpointId: string;
 }
 
-async function freshRecords(): Promise<Records> {
+/** `operation`'s records; a paid intent and its refund only for the refunds' operations (they take three more requests). */
+async function freshRecords(operation: Operation<never>): Promise<Records> {
   const customer = (await createCustomer(testApp, location)).id;
   const card = (await saveCard(testApp, location, customer)).id;
   await request(testApp.app)
@@ -76,17 +77,7 @@ async function freshRecords(): Promise<Records> {
     .set(testApp.as(location))
     .send({ paymentMethodId: card })
     .expect(200, /REQUIRES_CAPTURE/);
-  const paid = await request(testApp.app)
-    .post('/v1/payment-intents')
-    .set(testApp.as(location))
-    .send({ amount: 1250, currency: 'USD', externalReferenceId: 'order-scopes', customerId: customer, captureMethod: 'AUTOMATIC' })
-    .expect(201);
-  await request(testApp.app)
-    .post(`/v1/payment-intents/${paid.body.id}/confirm`)
-    .set(testApp.as(location))
-    .send({ paymentMethodId: card })
-    .expect(200, /SUCCEEDED/);
-  const refund = await request(testApp.app).post(`/v1/payment-intents/${paid.body.id}/refunds`).set(testApp.as(location)).send({ amount: 100 }).expect(201);
+  const refunded = operation.path.includes('refunds') ? await paidAndRefunded(customer, card) : { paidIntentId: '', refundId: '' };
   const events = await request(testApp.app).get('/v1/events?limit=1').set(testApp.as(location)).expect(200);
   const endpoint = await request(testApp.app)
     .post('/v1/webhook-endpoints')
@@ -100,11 +91,25 @@ async function freshRecords(): Promise<Records> {
     intentId: intent.body.id,
     sessionSecret: intent.body.sessionSecret,
     authorizedIntentId: authorized.body.id,
-    paidIntentId: paid.body.id,
-    refundId: refund.body.id,
+    ...refunded,
     eventId: events.body.events[0].id,
     endpointId: endpoint.body.id,
   };
+}
+
+async function paidAndRefunded(customer: string, card: string): Promise<Pick<Records, 'paidIntentId' | 'refundId'>> {
+  const paid = await request(testApp.app)
+    .post('/v1/payment-intents')
+    .set(testApp.as(location))
+    .send({ amount: 1250, currency: 'USD', externalReferenceId: 'order-scopes', customerId: customer, captureMethod: 'AUTOMATIC' })
+    .expect(201);
+  await request(testApp.app)
+    .post(`/v1/payment-intents/${paid.body.id}/confirm`)
+    .set(testApp.as(location))
+    .send({ paymentMethodId: card })
+    .expect(200, /SUCCEEDED/);
+  const refund = await request(testApp.app).post(`/v1/payment-intents/${paid.body.id}/refunds`).set(testApp.as(location)).send({ amount: 100 }).expect(201);
+  return { paidIntentId: paid.body.id, refundId: refund.body.id };
 }
 
 /** A path parameter's record: `id` names the customer or the intent, by the path's resource. */
@@ -171,14 +176,14 @@ const successes = (operation: Operation<never>) => Object.keys(operation.respons
 
 describe.each(API_OPERATIONS.map((operation) => ({ name: `${operation.method.toUpperCase()} ${operation.path}`, operation })))('$name', ({ operation }) => {
   it(`succeeds with ${operation.access.scope} alone`, async () => {
-    const records = await freshRecords();
+    const records = await freshRecords(operation);
     const token = await testApp.tokenFor({ scopes: [operation.access.scope], locations: [location] });
     const response = await call(operation, records, { Authorization: `Bearer ${token}` });
     expect(successes(operation)).toContain(response.status);
   });
 
   it('is refused with 403 insufficient_scope with every other scope, changing nothing', async () => {
-    const records = await freshRecords();
+    const records = await freshRecords(operation);
     const others = SCOPES.filter((scope) => !scopesOf(operation.access).includes(scope));
     const token = await testApp.tokenFor({ scopes: others, locations: ['*'] });
     const before = await rowCounts();
@@ -193,7 +198,7 @@ describe.each(API_OPERATIONS.map((operation) => ({ name: `${operation.method.toU
 
   if (operation.access.sessionSecret !== undefined) {
     it(`succeeds with ${SCOPE.integrationRead} and the session secret of its record`, async () => {
-      const records = await freshRecords();
+      const records = await freshRecords(operation);
       const token = await testApp.tokenFor({ scopes: [SCOPE.integrationRead], locations: [location] });
       const response = await call(operation, records, { Authorization: `Bearer ${token}`, 'Platform-Session-Secret': records.sessionSecret });
       expect(successes(operation)).toContain(response.status);

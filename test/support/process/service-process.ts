@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { PGlite } from '@electric-sql/pglite';
+import { pgliteTemplate } from '../pglite-template';
 
 const ROOT = path.resolve(__dirname, '../../..');
 export const BUILT_SERVER = path.join(ROOT, 'dist/src/server.js');
@@ -22,12 +24,12 @@ function parseLogLine(line: string): { msg?: string; port?: number } {
  */
 export async function startBuiltService(env: Record<string, string> = {}): Promise<RunningService> {
   if (!existsSync(BUILT_SERVER)) throw new Error(`${BUILT_SERVER} is missing: run \`npm run build\` first.`);
-  return startServiceProcess({ file: process.execPath, args: [BUILT_SERVER] }, env);
+  return startServiceProcess({ file: process.execPath, args: [BUILT_SERVER], migrated: true }, env);
 }
 
 /** The same from the TypeScript sources (through tsx), for tests that run before a build. */
 export function startSourceService(env: Record<string, string> = {}): Promise<RunningService> {
-  return startServiceProcess({ file: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'src/server.ts')] }, env);
+  return startServiceProcess({ file: process.execPath, args: ['--import', 'tsx', path.join(ROOT, 'src/server.ts')], migrated: true }, env);
 }
 
 /**
@@ -44,6 +46,23 @@ interface ServiceCommand {
   args: string[];
   /** Signals go to the whole process group (the command is a shell, npm or tsx above the service). */
   group?: boolean;
+  /**
+   * The embedded database starts as a copy of the tests' migrated template
+   * (when one was made and the test names no DATA_DIR or DATABASE_URL of its
+   * own): the service then finds it migrated instead of creating it, seconds
+   * of CPU that two test files starting services at once would fight over.
+   * README's first start keeps a fresh folder (startServiceByShell).
+   */
+  migrated?: boolean;
+}
+
+/** Writes the migrated template into `dataDir` as the service's embedded database (DATA_DIR/pglite), through PGlite itself. */
+async function seedEmbeddedDatabase(dataDir: string): Promise<void> {
+  const template = pgliteTemplate();
+  if (template === undefined) return;
+  const pglite = new PGlite(path.join(dataDir, 'pglite'), { loadDataDir: template });
+  await pglite.waitReady;
+  await pglite.close();
 }
 
 export interface RunningService {
@@ -60,6 +79,7 @@ export interface RunningService {
 
 async function startServiceProcess(command: ServiceCommand, env: Record<string, string>): Promise<RunningService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cpp-service-'));
+  if (command.migrated === true && env.DATA_DIR === undefined && env.DATABASE_URL === undefined) await seedEmbeddedDatabase(dataDir);
   const child: ChildProcess = spawn(command.file, command.args, {
     cwd: ROOT,
     detached: command.group === true,
