@@ -20,6 +20,8 @@ const eventsQuery = {
   type: typeFilter.optional().meta({
     description: 'One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`).',
     example: 'payment_intent.*',
+    // Declared once in the document, as both lists take it.
+    param: { id: 'eventType' },
   }),
 };
 

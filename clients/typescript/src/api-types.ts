@@ -452,7 +452,7 @@ export interface paths {
          * Capture an authorized payment intent
          * @description Not in the spec. Captures `amountToCapture` (at most the authorized amount; all of it when left out) of a REQUIRES_CAPTURE intent: SUCCEEDED, with `latestPayment.amount` and `amountCaptured` the amount captured.
          *
-         *     The tip the guest wrote on the slip is taken at capture (Stripe calls it overcapture; it is not an incremental authorization): `amountDetails.tip` replaces the intent's tip, the intent's `amount` becomes its amount without the old tip plus the new one, and that is captured, at most OVERCAPTURE_MAX_PERCENT (20 by default) above the authorized amount; beyond it, 409 `OVERCAPTURE_LIMIT_EXCEEDED` naming the largest tip, the intent unchanged and still capturable. If the processor refuses a capture above the authorized amount: 409 `OVERCAPTURE_DECLINED`, the intent unchanged and capturable for the authorized amount. `amountToCapture` and `amountDetails` are not sent together.
+         *     The tip written on the slip is taken at capture (Stripe's overcapture, not an incremental authorization): `amountDetails.tip` replaces the intent's tip and `amount` becomes its amount without the old tip plus the new one, captured up to OVERCAPTURE_MAX_PERCENT (20) above the authorized amount, else 409 `OVERCAPTURE_LIMIT_EXCEEDED` naming the largest tip; a processor that refuses it: 409 `OVERCAPTURE_DECLINED`. Either way the intent is unchanged and capturable. Not with `amountToCapture`.
          *
          *     If the processor refuses the capture, the intent stays REQUIRES_CAPTURE with `lastPaymentError` (200; it is voided when its capture window ends). If the processor does not answer: 503 with Retry-After, nothing recorded. Two captures racing capture once.
          *
@@ -520,9 +520,9 @@ export interface paths {
         put?: never;
         /**
          * Refund a captured payment intent, in part or in full
-         * @description Not in the spec: Toast's hosted checkout has no refund API, so refunds follow Stripe and Adyen. Refunds `amount` (minor units; all of `refundableAmount` when left out) of a SUCCEEDED intent, within REFUND_WINDOW_DAYS (90 by default) of its capture, or 409 `REFUND_WINDOW_CLOSED`. Several refunds may be made while their sum stays within `amountCaptured`: one asking for more than is left is 409 `REFUND_EXCEEDS_CAPTURED`, naming what is left, however many requests race (PENDING refunds count). Server side only: never with a session secret.
+         * @description Not in the spec; Stripe's and Adyen's model (Toast's hosted checkout has none). Refunds `amount` (all of `refundableAmount` when left out) of a SUCCEEDED intent within REFUND_WINDOW_DAYS (90) of its capture, else 409 `REFUND_WINDOW_CLOSED`. Several refunds while their sum stays within `amountCaptured`, however requests race (PENDING ones count): more than is left is 409 `REFUND_EXCEEDS_CAPTURED`, naming what is left. Server side only.
          *
-         *     The refund is recorded PENDING (`refund.created`), then the processor is asked: the answer is 201 with the refund after its answer, SUCCEEDED (`refund.succeeded`) or FAILED with `failureCode` (`refund.failed`; its amount is refundable again), or still PENDING if the processor answers later or not at all (the service asks it again every second until it does). A retry with the same Idempotency-Key answers the refund as it stands then.
+         *     Recorded PENDING, then the processor is asked: 201 with the refund after its answer (SUCCEEDED, FAILED with `failureCode`, its amount refundable again, or still PENDING when it answers later; the service asks again every second). A retry with the same Idempotency-Key answers the refund as it stands then.
          *
          *     A refund is created PENDING and moves once:
          *
@@ -1372,57 +1372,7 @@ export interface components {
         ErrorMessage: {
             /**
              * Format: int32
-             * @description Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused.
-             *
-             *     | code | HTTP status | messageKey | meaning |
-             *     |---|---|---|---|
-             *     | 1000 | 400 | VALIDATION_FAILED | The request has invalid or missing fields. |
-             *     | 1001 | 400 | MALFORMED_JSON | The request body is not valid JSON. |
-             *     | 1002 | 400 | BODY_REQUIRED | The request body must be a JSON object. |
-             *     | 1003 | 400 | LOCATION_HEADER_INVALID | The Platform-Restaurant-External-ID header is missing or invalid. |
-             *     | 1004 | 400 | CARD_NUMBER_REJECTED | A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry). |
-             *     | 1005 | 413 | PAYLOAD_TOO_LARGE | The request body is larger than 100 kB. |
-             *     | 1006 | 415 | UNSUPPORTED_MEDIA_TYPE | The request body must be JSON (application/json, UTF-8, not compressed). |
-             *     | 1007 | 422 | IDEMPOTENCY_KEY_REUSED | This Idempotency-Key was already used with a different request. Use a new key for a new request. |
-             *     | 1008 | 405 | METHOD_NOT_ALLOWED | This path does not take this method; the Allow header lists those it takes. |
-             *     | 1009 | 400 | MALFORMED_HTTP_REQUEST | The request is not valid HTTP (for example, a control character in a header). |
-             *     | 1010 | 431 | REQUEST_HEADERS_TOO_LARGE | The request headers are too large. |
-             *     | 1011 | 408 | REQUEST_TIMEOUT | The request was not received in time. |
-             *     | 1012 | 400 | JSON_TOO_DEEP | The request body nests arrays and objects more than 32 levels deep. |
-             *     | 2001 | 404 | CUSTOMER_NOT_FOUND | The customer record does not exist. |
-             *     | 2002 | 404 | PAYMENT_METHOD_NOT_FOUND | The payment method does not exist. |
-             *     | 2003 | 404 | PAYMENT_METHOD_NOT_OWNED | The payment method does not belong to this customer. |
-             *     | 2004 | 404 | DEFAULT_PAYMENT_METHOD_NOT_SET | No default payment method is set for this context name. |
-             *     | 2005 | 404 | ROUTE_NOT_FOUND | No operation exists at this path. |
-             *     | 2006 | 404 | PAYMENT_INTENT_NOT_FOUND | The payment intent does not exist. |
-             *     | 2007 | 404 | EVENT_NOT_FOUND | The event does not exist (or is older than the retention period). |
-             *     | 2008 | 404 | WEBHOOK_ENDPOINT_NOT_FOUND | The webhook endpoint does not exist. |
-             *     | 2009 | 404 | REFUND_NOT_FOUND | The refund does not exist. |
-             *     | 3001 | 409 | CONFLICT | The request conflicts with a concurrent change. Retry it. |
-             *     | 3002 | 409 | PAYMENT_INTENT_STATUS_CONFLICT | The payment intent cannot make this change in its current status. |
-             *     | 3003 | 409 | IDEMPOTENCY_REQUEST_IN_PROGRESS | A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives. |
-             *     | 3004 | 409 | CARD_LIMIT_REACHED | The customer already holds the most saved cards allowed. Remove one before saving another. |
-             *     | 3005 | 409 | WEBHOOK_ENDPOINT_DISABLED | The webhook endpoint is disabled: enable it (PATCH status ENABLED) before redelivering to it. |
-             *     | 3006 | 409 | EXTERNAL_REFERENCE_IN_USE | Another customer of this location holds this externalReferenceId. |
-             *     | 3007 | 409 | FINGERPRINT_IN_USE | Another card of this customer holds this fingerprint. |
-             *     | 3008 | 409 | WEBHOOK_ENDPOINT_LIMIT_REACHED | The location already holds the most webhook endpoints allowed. Remove one before making another. |
-             *     | 3009 | 409 | REFUND_EXCEEDS_CAPTURED | The refund asks for more than is left to refund of the captured amount; the message names what is left. |
-             *     | 3010 | 409 | REFUND_WINDOW_CLOSED | The payment was captured longer ago than REFUND_WINDOW_DAYS allows a refund. |
-             *     | 3011 | 409 | OVERCAPTURE_LIMIT_EXCEEDED | The amount with this tip is more above the authorized amount than OVERCAPTURE_MAX_PERCENT allows; the message names the largest tip. |
-             *     | 3012 | 409 | OVERCAPTURE_DECLINED | The processor refused to capture more than was authorized; the intent can still be captured for the authorized amount. |
-             *     | 4001 | 401 | AUTHENTICATION_REQUIRED | A bearer access token is required: Authorization: Bearer <token>. |
-             *     | 4002 | 401 | INVALID_TOKEN | The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience). |
-             *     | 4003 | 401 | INVALID_CLIENT_CREDENTIALS | The client id or client secret is wrong. |
-             *     | 4004 | 401 | SESSION_SECRET_INVALID | The Platform-Session-Secret header is missing or does not match this customer. |
-             *     | 4031 | 403 | INSUFFICIENT_SCOPE | The access token lacks the scope this operation needs. |
-             *     | 4032 | 403 | LOCATION_NOT_PERMITTED | The access token is not entitled to act for this location. |
-             *     | 4291 | 429 | TOO_MANY_LOGIN_ATTEMPTS | Too many failed logins for this client; retry after the time Retry-After gives. |
-             *     | 4292 | 429 | RATE_LIMITED | Too many requests for this client and location; retry after the time Retry-After gives. |
-             *     | 5000 | 500 | INTERNAL_ERROR | Internal server error. |
-             *     | 5003 | 503 | SERVICE_UNAVAILABLE | The service is temporarily unavailable. Retry later. |
-             *     | 5004 | 503 | IDENTITY_PROVIDER_UNAVAILABLE | The identity provider's signing keys could not be fetched. Retry later. |
-             *     | 5005 | 503 | PAYMENT_PROCESSOR_UNAVAILABLE | The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives. |
-             *     | 5006 | 503 | SERVICE_OVERLOADED | The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold. |
+             * @description Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused. Each code with its HTTP status, messageKey and meaning: the served page /docs/errors; each operation's error answers show the codes it can carry, one example each.
              * @enum {integer}
              */
             code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
@@ -3015,6 +2965,8 @@ export interface components {
         createdAfter: string;
         /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
         createdBefore: string;
+        /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
+        eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*";
         /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
         IdempotencyKey: string;
         /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
@@ -3462,7 +3414,7 @@ export interface operations {
                 /** @description The last event of the previous page (its `id`): this page continues after it, newest first. */
                 startingAfter?: string;
                 /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-                type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*";
+                type?: components["parameters"]["eventType"];
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
@@ -3814,7 +3766,7 @@ export interface operations {
                 /** @description The last event of the previous page (its `id`): this page continues after it, newest first. */
                 startingAfter?: string;
                 /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-                type?: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*";
+                type?: components["parameters"]["eventType"];
             };
             header: {
                 /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */

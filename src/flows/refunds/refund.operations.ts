@@ -14,9 +14,9 @@ export const createRefund = operation({
   operationId: 'createRefund',
   tag: 'Refunds',
   summary: 'Refund a captured payment intent, in part or in full',
-  description: `Not in the spec: Toast's hosted checkout has no refund API, so refunds follow Stripe and Adyen. Refunds \`amount\` (minor units; all of \`refundableAmount\` when left out) of a SUCCEEDED intent, within REFUND_WINDOW_DAYS (90 by default) of its capture, or 409 \`REFUND_WINDOW_CLOSED\`. Several refunds may be made while their sum stays within \`amountCaptured\`: one asking for more than is left is 409 \`REFUND_EXCEEDS_CAPTURED\`, naming what is left, however many requests race (PENDING refunds count). Server side only: never with a session secret.
+  description: `Not in the spec; Stripe's and Adyen's model (Toast's hosted checkout has none). Refunds \`amount\` (all of \`refundableAmount\` when left out) of a SUCCEEDED intent within REFUND_WINDOW_DAYS (90) of its capture, else 409 \`REFUND_WINDOW_CLOSED\`. Several refunds while their sum stays within \`amountCaptured\`, however requests race (PENDING ones count): more than is left is 409 \`REFUND_EXCEEDS_CAPTURED\`, naming what is left. Server side only.
 
-The refund is recorded PENDING (\`refund.created\`), then the processor is asked: the answer is 201 with the refund after its answer, SUCCEEDED (\`refund.succeeded\`) or FAILED with \`failureCode\` (\`refund.failed\`; its amount is refundable again), or still PENDING if the processor answers later or not at all (the service asks it again every second until it does). A retry with the same Idempotency-Key answers the refund as it stands then.
+Recorded PENDING, then the processor is asked: 201 with the refund after its answer (SUCCEEDED, FAILED with \`failureCode\`, its amount refundable again, or still PENDING when it answers later; the service asks again every second). A retry with the same Idempotency-Key answers the refund as it stands then.
 
 ${refundLifecycle()}
 

@@ -8,14 +8,6 @@ export const MAX_NESTED_ERRORS = 100;
 
 const CATALOG_ENTRIES = Object.entries(ERROR_CATALOG) as Array<[ErrorCode, (typeof ERROR_CATALOG)[ErrorCode]]>;
 
-/** The catalog as a Markdown table, for the document's readers. */
-function catalogTable(): string {
-  const rows = [...CATALOG_ENTRIES]
-    .sort(([, a], [, b]) => a.code - b.code)
-    .map(([key, entry]) => `| ${entry.code} | ${entry.status} | ${key} | ${entry.message} |`);
-  return ['| code | HTTP status | messageKey | meaning |', '|---|---|---|---|', ...rows].join('\n');
-}
-
 const errorCodes = CATALOG_ENTRIES.map(([, entry]) => entry.code).sort((a, b) => a - b);
 const errorKeys = CATALOG_ENTRIES.map(([key]) => key);
 
@@ -24,7 +16,8 @@ const errorMessageFields = {
   status: int32(400, 599).meta({ description: 'HTTP status of the response.' }),
   code: z.literal(errorCodes as [number, ...number[]]).meta({
     override: { type: 'integer', format: 'int32', minimum: Math.min(...errorCodes), maximum: Math.max(...errorCodes) },
-    description: `Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused.\n\n${catalogTable()}`,
+    // The catalog itself is served once (its page, which every answer's `link` points into), not written into the document again.
+    description: `Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused. Each code with its HTTP status, messageKey and meaning: the served page ${ERROR_DOCS_PATH}; each operation's error answers show the codes it can carry, one example each.`,
   }),
   message: z.string().meta({ description: 'Description of the error, for a developer; never carries a submitted value.' }),
   messageKey: z.enum(errorKeys as [ErrorCode, ...ErrorCode[]]).meta({
