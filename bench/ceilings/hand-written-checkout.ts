@@ -220,12 +220,7 @@ async function refund(request: Request): Promise<RefundRow | undefined> {
     return { refund: made, customerId: taken.customer_id };
   });
   if (pending === undefined) return undefined;
-  // The sandbox: a late refund settled, a replay of the key, the captured authorization, the answer remembered.
-  await pool.query(
-    `update sandbox_processor_operations set outcome = $3, settles_at = null
-      where location_id = $1 and idempotency_key = $2 and operation = 'refund' and settles_at <= now()`,
-    [locationId, pending.refund.id, JSON.stringify({ status: 'succeeded' })],
-  );
+  // The sandbox: a replay of the key, the captured authorization, the answer remembered.
   await pool.query('select outcome from sandbox_processor_operations where location_id = $1 and idempotency_key = $2', [locationId, pending.refund.id]);
   await pool.query(
     `select state, capture_fails, captured_amount from sandbox_processor_operations

@@ -59,7 +59,8 @@ const REMEMBER = preparedStatement(
 const SETTLE_REFUND = preparedStatement(
   'sandbox_settle_refund',
   `update sandbox_processor_operations set outcome = ?, settles_at = null
-    where location_id = ? and idempotency_key = ? and operation = 'refund' and settles_at <= ?`,
+    where location_id = ? and idempotency_key = ? and operation = 'refund' and settles_at <= ?
+    returning 1`,
 );
 
 type Operation = 'authorize' | 'capture' | 'void' | 'refund';
@@ -162,8 +163,8 @@ export class SandboxProcessor implements PaymentProcessor {
    */
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const now = this.now();
-    await runPrepared(this.db, SETTLE_REFUND, [JSON.stringify({ status: 'succeeded' }), request.locationId, request.idempotencyKey, now]);
     const replayed = await this.replay<RefundOutcome>(request);
+    if (replayed?.status === 'pending') return this.answerAfterLatency(await this.settledRefund(request, now));
     if (replayed !== undefined) return this.answerAfterLatency(replayed);
     const authorization = await this.authorization(request);
     const later = request.card.lastFour === REFUND_LATER_LAST_FOUR;
@@ -177,6 +178,12 @@ export class SandboxProcessor implements PaymentProcessor {
             : { status: 'succeeded' };
     const settlesAt = outcome.status === 'pending' ? new Date(now.getTime() + (this.settings.refundSettlesAfterMs ?? 0)) : null;
     return this.answerAfterLatency(await this.remember(request, 'refund', outcome, undefined, settlesAt));
+  }
+
+  /** A pending refund asked about again: done once its time has come (then remembered as succeeded), else still pending. */
+  private async settledRefund(request: RefundRequest, now: Date): Promise<RefundOutcome> {
+    const settled = await runPrepared(this.db, SETTLE_REFUND, [JSON.stringify({ status: 'succeeded' }), request.locationId, request.idempotencyKey, now]);
+    return settled.length > 0 ? { status: 'succeeded' } : { status: 'pending' };
   }
 
   private async answerAfterLatency<T>(answer?: T): Promise<T> {

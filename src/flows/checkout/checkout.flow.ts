@@ -266,14 +266,13 @@ export class CheckoutFlow {
 
   private authorizationStep(intent: PaymentIntentRecord, asked: LatestPayment, outcome: AuthorizeOutcome): IntentStep {
     if (outcome.status !== 'approved') {
-      const payment = asked;
       return {
         by: 'processor',
         changes: {
           status: 'REQUIRES_PAYMENT_METHOD',
           paymentMethodId: null,
           lastPaymentError: outcome.error,
-          latestPayment: { ...payment, status: 'FAILED' },
+          latestPayment: { ...asked, status: 'FAILED' },
         },
         event: 'payment_intent.payment_failed',
       };

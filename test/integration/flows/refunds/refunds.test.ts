@@ -177,6 +177,18 @@ describe("the sandbox's refund cards", () => {
     expect(await refundEvents(location, pending.body.id)).toHaveLength(2);
   });
 
+  it('settles a later refund once when several replicas sweep at the same moment', async () => {
+    const location = newLocation();
+    const { intent } = await paidIntent(testApp, location, { lastFour: REFUND_LATER_LAST_FOUR, amount: 800 });
+    const pending = await refund(testApp, location, intent.id, { amount: 300 }).expect(201, /"status":"PENDING"/);
+    await letLateRefundsSettle();
+    // Three sweeps at once, as three replicas' schedules might fall together.
+    await Promise.all([0, 1, 2].map(() => testApp.refund.settlePending(testApp.db.knex, 0)));
+    expect(await readRefund(location, pending.body.id)).toMatchObject({ status: 'SUCCEEDED' });
+    expect((await refundEvents(location, pending.body.id)).map(({ type }) => type)).toEqual(['refund.created', 'refund.succeeded']);
+    expect(await readIntent(location, intent.id)).toMatchObject({ amountRefunded: 300, refundableAmount: 500 });
+  });
+
   it('makes a later refund SUCCEEDED within SANDBOX_ASYNC_REFUND_SECONDS: the processor settles it two sweep turns before', () => {
     expect(sandboxRefundSettlesAfterMs(5)).toBe(3_000);
     expect(sandboxRefundSettlesAfterMs(1)).toBe(0);
