@@ -3,6 +3,7 @@ import { isIPv6 } from 'node:net';
 import type { Knex } from 'knex';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { postgresRateLimiter } from '../platform/rate-limit/postgres-rate-limiter';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 export interface LoginThrottleSettings {
   /** Failed logins of one client id from one address per window. */
@@ -97,6 +98,9 @@ async function refusal(consumed: Promise<RateLimiterRes>): Promise<RateLimiterRe
   }
 }
 
+// left() rather than LIKE: base64url's `_` is a LIKE wildcard.
+const RELEASE_LOGIN_COUNTS = preparedStatement('release_login_counts', 'delete from rate_limits where left(key, ?::int) = ? returning 1');
+
 /**
  * Forgets every address's failed logins for a client at once: what an
  * operator runs (`npm run login:release`) for a client locked out of its own
@@ -104,7 +108,5 @@ async function refusal(consumed: Promise<RateLimiterRes>): Promise<RateLimiterRe
  */
 export async function releaseLoginThrottle(db: Knex, clientId: string): Promise<number> {
   const prefix = `${CLIENT_ADDRESS_PREFIX}:${clientKeyPart(clientId)}:`;
-  // left() rather than LIKE: base64url's `_` is a LIKE wildcard.
-  const released = await db('rate_limits').whereRaw('left(key, ?) = ?', [prefix.length, prefix]).delete().returning('key');
-  return released.length;
+  return (await runPrepared(db, RELEASE_LOGIN_COUNTS, [prefix.length, prefix])).length;
 }

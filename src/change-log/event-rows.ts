@@ -66,8 +66,10 @@ export async function listEvents(db: Knex, locationId: string, query: EventQuery
   return { events: page.rows.map(toEventRecord), hasMore: page.hasMore };
 }
 
+const EVENT_BY_ID = preparedStatement('event_by_id', `select ${COLUMNS.join(', ')} from events where location_id = ? and id = ?`);
+
 export async function findEvent(db: Knex, locationId: string, id: string): Promise<EventRecord | undefined> {
-  const row = (await db('events').select(COLUMNS).where({ location_id: locationId, id }).first()) as EventRow | undefined;
+  const [row] = await runPrepared<EventRow>(db, EVENT_BY_ID, [locationId, id]);
   return row === undefined ? undefined : toEventRecord(row);
 }
 

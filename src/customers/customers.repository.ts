@@ -75,14 +75,18 @@ export async function insertOrFindCustomer(
   return { customer: existing, created: false };
 }
 
+const CUSTOMER_BY_ID = preparedStatement('customer_by_id', `select ${COLUMNS.join(', ')} from customers where location_id = ? and id = ?`);
+
 export async function findCustomer(db: Knex | Knex.Transaction, locationId: string, id: string): Promise<CustomerRecord | undefined> {
-  const row = await db('customers').select(COLUMNS).where({ location_id: locationId, id }).first();
-  return row === undefined ? undefined : toRecord(row as CustomerRow);
+  const [row] = await runPrepared<CustomerRow>(db, CUSTOMER_BY_ID, [locationId, id]);
+  return row === undefined ? undefined : toRecord(row);
 }
 
+const CUSTOMER_EXISTS = preparedStatement('customer_exists', 'select exists (select 1 from customers where location_id = ? and id = ?) as found');
+
 export async function customerExists(db: Knex | Knex.Transaction, locationId: string, id: string): Promise<boolean> {
-  const row = await db('customers').select('id').where({ location_id: locationId, id }).first();
-  return row !== undefined;
+  const [row] = await runPrepared<{ found: boolean }>(db, CUSTOMER_EXISTS, [locationId, id]);
+  return row?.found === true;
 }
 
 /** The location's one customer with this reference (a unique index keeps it to one). */
@@ -120,21 +124,33 @@ export async function lockCustomer(trx: Knex.Transaction, locationId: string, id
   return row === undefined ? undefined : toRecord(row);
 }
 
+/** A field is set only when its `set_` flag is: an absent field is left as it is, a null one is cleared. */
+const UPDATE_CUSTOMER = namedStatement(
+  'update_customer',
+  `update customers
+      set external_reference_id = case when @set_external_reference_id::boolean then @external_reference_id::text else external_reference_id end,
+          description = case when @set_description::boolean then @description::text else description end,
+          updated_at = now()
+    where location_id = @location_id and id = @id
+    returning ${COLUMNS.join(', ')}`,
+);
+
 export async function updateCustomer(
   trx: Knex.Transaction,
   locationId: string,
   id: string,
   changes: Partial<Pick<CustomerRecord, 'externalReferenceId' | 'description'>>,
 ): Promise<CustomerRecord> {
-  const [row] = (await trx('customers')
-    .where({ location_id: locationId, id })
-    .update({
-      ...(changes.externalReferenceId === undefined ? {} : { external_reference_id: changes.externalReferenceId }),
-      ...(changes.description === undefined ? {} : { description: changes.description }),
-      updated_at: trx.fn.now(),
-    })
-    .returning(COLUMNS)) as CustomerRow[];
-  return toRecord(row as CustomerRow);
+  const [row] = await runNamed<CustomerRow>(trx, UPDATE_CUSTOMER, {
+    location_id: locationId,
+    id,
+    set_external_reference_id: changes.externalReferenceId !== undefined,
+    external_reference_id: changes.externalReferenceId ?? null,
+    set_description: changes.description !== undefined,
+    description: changes.description ?? null,
+  });
+  if (row === undefined) throw new Error('the customer to update is gone although it was locked');
+  return toRecord(row);
 }
 
 const IS_OR_WAS_CUSTOMER = namedStatement(

@@ -23,10 +23,6 @@ interface IdempotencyRow {
   response_body: unknown;
 }
 
-function scopeColumns(scope: IdempotencyScope): Record<string, string> {
-  return { location_id: scope.locationId, issuer: scope.issuer, client_id: scope.clientId, key: scope.key };
-}
-
 const CLAIM_IDEMPOTENCY_KEY = namedStatement(
   'claim_idempotency_key',
   `insert into idempotency_keys (location_id, issuer, client_id, key, fingerprint, claim_token, state, locked_at, expires_at)
@@ -56,16 +52,27 @@ export async function claimIdempotencyKey(
   return row?.claim_token === claim.claimToken;
 }
 
+/** The key's row, matched on the whole scope (@locationId, @issuer, @clientId, @key). */
+const SCOPE = 'location_id = @locationId and issuer = @issuer and client_id = @clientId and key = @key';
+
+const FIND_IDEMPOTENCY_KEY = namedStatement(
+  'find_idempotency_key',
+  `select state, fingerprint, response_status, response_body from idempotency_keys where ${SCOPE} and expires_at > now()`,
+);
+
 export async function findIdempotencyKey(db: Knex, scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
-  const row = (await db('idempotency_keys')
-    .select('state', 'fingerprint', 'response_status', 'response_body')
-    .where(scopeColumns(scope))
-    .where('expires_at', '>', db.fn.now())
-    .first()) as IdempotencyRow | undefined;
+  const [row] = await runNamed<IdempotencyRow>(db, FIND_IDEMPOTENCY_KEY, { ...scope });
   if (row === undefined) return undefined;
   if (row.state === 'in_progress' || row.response_status === null) return { state: 'in_progress', fingerprint: row.fingerprint };
   return { state: 'completed', fingerprint: row.fingerprint, reply: { status: row.response_status, body: row.response_body } };
 }
+
+const COMPLETE_IDEMPOTENCY_KEY = namedStatement(
+  'complete_idempotency_key',
+  `update idempotency_keys set state = 'completed', response_status = @status, response_body = @body::jsonb
+    where ${SCOPE} and claim_token = @claimToken and state = 'in_progress'
+    returning key`,
+);
 
 /**
  * Records the answer, in the transaction that made the record it answers
@@ -73,12 +80,15 @@ export async function findIdempotencyKey(db: Knex, scope: IdempotencyScope): Pro
  * the caller must then roll back, or the request would take effect twice.
  */
 export async function completeIdempotencyKey(trx: Knex.Transaction, scope: IdempotencyScope, claimToken: string, reply: StoredReply): Promise<boolean> {
-  const updated = await trx('idempotency_keys')
-    .where({ ...scopeColumns(scope), claim_token: claimToken, state: 'in_progress' })
-    .update({ state: 'completed', response_status: reply.status, response_body: JSON.stringify(reply.body) })
-    .returning('key');
-  return updated.length === 1;
+  const values = { ...scope, claimToken, status: reply.status, body: JSON.stringify(reply.body) };
+  return (await runNamed(trx, COMPLETE_IDEMPOTENCY_KEY, values)).length === 1;
 }
+
+// Counted from RETURNING: PGlite does not answer a count for a bare delete.
+const RELEASE_IDEMPOTENCY_KEY = namedStatement(
+  'release_idempotency_key',
+  `delete from idempotency_keys where ${SCOPE} and claim_token = @claimToken and state = 'in_progress' returning 1`,
+);
 
 /**
  * Gives the key back after an attempt that stored nothing (refused input, a
@@ -86,19 +96,15 @@ export async function completeIdempotencyKey(trx: Knex.Transaction, scope: Idemp
  * a commit's outcome is unknown, the record may well have been stored.
  */
 export async function releaseIdempotencyKey(db: Knex, scope: IdempotencyScope, claimToken: string): Promise<number> {
-  // Counted from `returning`: PGlite's Knex driver does not answer a count for a bare delete.
-  const released = await db('idempotency_keys')
-    .where({ ...scopeColumns(scope), claim_token: claimToken, state: 'in_progress' })
-    .delete()
-    .returning('key');
-  return released.length;
+  return (await runNamed(db, RELEASE_IDEMPOTENCY_KEY, { ...scope, claimToken })).length;
 }
+
+// Counted from RETURNING: PGlite does not answer a count for a bare delete.
+const PURGE_EXPIRED_KEYS = preparedStatement('purge_expired_idempotency_keys', 'delete from idempotency_keys where expires_at <= now() returning 1');
 
 /** Deletes expired keys; answers how many. */
 export async function purgeExpiredIdempotencyKeys(db: Knex): Promise<number> {
-  // Counted from `returning`: PGlite's Knex driver does not answer a count for a bare delete.
-  const purged = await db('idempotency_keys').where('expires_at', '<=', db.fn.now()).delete().returning('key');
-  return purged.length;
+  return (await runPrepared(db, PURGE_EXPIRED_KEYS, [])).length;
 }
 
 const FORGET_ANSWERS_NAMING = preparedStatement(

@@ -76,6 +76,12 @@ export async function upsertDefaultPaymentMethod(
   return row === undefined ? undefined : toRecord(row);
 }
 
+const DELETE_DEFAULTS_OF_CARD = preparedStatement(
+  'delete_defaults_of_card',
+  `delete from default_payment_methods where location_id = ? and customer_id = ? and payment_method_id = ?
+   returning payment_method_id, context_name`,
+);
+
 /** Removes the defaults bound to a card (before the card itself goes), answering them. */
 export async function deleteDefaultsOfCard(
   trx: Knex.Transaction,
@@ -83,11 +89,7 @@ export async function deleteDefaultsOfCard(
   customerId: string,
   paymentMethodId: string,
 ): Promise<DefaultPaymentMethodRecord[]> {
-  const rows = (await trx('default_payment_methods')
-    .where({ location_id: locationId, customer_id: customerId, payment_method_id: paymentMethodId })
-    .delete()
-    .returning(['payment_method_id', 'context_name'])) as DefaultRow[];
-  return rows.map(toRecord);
+  return (await runPrepared<DefaultRow>(trx, DELETE_DEFAULTS_OF_CARD, [locationId, customerId, paymentMethodId])).map(toRecord);
 }
 
 const CONTEXT_DEFAULT = preparedStatement(
@@ -115,24 +117,28 @@ export async function findDefaultPaymentMethod(
   return { binding: row.payment_method_id === null ? null : toRecord(row as DefaultRow) };
 }
 
+const DELETE_DEFAULT_OF_CONTEXT = preparedStatement(
+  'delete_default_of_context',
+  `delete from default_payment_methods where location_id = ? and customer_id = ? and context_name = ?
+   returning payment_method_id, context_name`,
+);
+
 export async function deleteDefaultPaymentMethod(
   db: Knex | Knex.Transaction,
   locationId: string,
   customerId: string,
   contextName: string,
 ): Promise<DefaultPaymentMethodRecord | undefined> {
-  const [row] = (await db('default_payment_methods')
-    .where({ location_id: locationId, customer_id: customerId, context_name: contextName })
-    .delete()
-    .returning(['payment_method_id', 'context_name'])) as DefaultRow[];
+  const [row] = await runPrepared<DefaultRow>(db, DELETE_DEFAULT_OF_CONTEXT, [locationId, customerId, contextName]);
   return row === undefined ? undefined : toRecord(row);
 }
 
+const DELETE_DEFAULTS_OF_CUSTOMER = preparedStatement(
+  'delete_defaults_of_customer',
+  'delete from default_payment_methods where location_id = ? and customer_id = ? returning payment_method_id, context_name',
+);
+
 /** Deletes every default of the customer, answering them. */
 export async function deleteDefaultsOfCustomer(trx: Knex.Transaction, locationId: string, customerId: string): Promise<DefaultPaymentMethodRecord[]> {
-  const rows = (await trx('default_payment_methods')
-    .where({ location_id: locationId, customer_id: customerId })
-    .delete()
-    .returning(['payment_method_id', 'context_name'])) as DefaultRow[];
-  return rows.map(toRecord);
+  return (await runPrepared<DefaultRow>(trx, DELETE_DEFAULTS_OF_CUSTOMER, [locationId, customerId])).map(toRecord);
 }

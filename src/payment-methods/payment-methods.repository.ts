@@ -72,14 +72,15 @@ function toRecord(row: PaymentMethodRow): PaymentMethodRecord {
   };
 }
 
+const LOCK_CUSTOMER_FOR_CARDS = preparedStatement('lock_customer_for_cards', 'select id from customers where location_id = ? and id = ? for update');
+
 /**
  * Locks the customer's row until the transaction ends, so that concurrent
  * saves to one customer count its cards one after another. False when the
  * customer does not exist at the location.
  */
 export async function lockCustomerForCards(trx: Knex.Transaction, locationId: string, customerId: string): Promise<boolean> {
-  const row = await trx('customers').select('id').where({ location_id: locationId, id: customerId }).forUpdate().first();
-  return row !== undefined;
+  return (await runPrepared(trx, LOCK_CUSTOMER_FOR_CARDS, [locationId, customerId])).length > 0;
 }
 
 const UPSERT_PAYMENT_METHOD = namedStatement(
@@ -158,10 +159,17 @@ export async function listCustomerPaymentMethods(
   return rows.filter((row): row is PaymentMethodRow => row.id !== null).map(toRecord);
 }
 
+const CARD_OWNER = preparedStatement('payment_method_owner', 'select customer_id from payment_methods where location_id = ? and id = ?');
+
 export async function findPaymentMethodOwner(db: Knex | Knex.Transaction, locationId: string, paymentMethodId: string): Promise<string | undefined> {
-  const row = await db('payment_methods').select('customer_id').where({ location_id: locationId, id: paymentMethodId }).first();
-  return (row as { customer_id: string } | undefined)?.customer_id;
+  const [row] = await runPrepared<{ customer_id: string }>(db, CARD_OWNER, [locationId, paymentMethodId]);
+  return row?.customer_id;
 }
+
+const DELETE_CARD = preparedStatement(
+  'delete_payment_method',
+  `delete from payment_methods where location_id = ? and customer_id = ? and id = ? returning ${COLUMNS.join(', ')}`,
+);
 
 /** Deletes a customer's card, answering it as it was (undefined when the customer has no such card). */
 export async function deletePaymentMethod(
@@ -170,10 +178,7 @@ export async function deletePaymentMethod(
   customerId: string,
   paymentMethodId: string,
 ): Promise<PaymentMethodRecord | undefined> {
-  const [row] = (await db('payment_methods')
-    .where({ location_id: locationId, customer_id: customerId, id: paymentMethodId })
-    .delete()
-    .returning([...COLUMNS])) as PaymentMethodRow[];
+  const [row] = await runPrepared<PaymentMethodRow>(db, DELETE_CARD, [locationId, customerId, paymentMethodId]);
   return row === undefined ? undefined : toRecord(row);
 }
 
@@ -189,6 +194,11 @@ export async function lockPaymentMethod(trx: Knex.Transaction, locationId: strin
   return row === undefined ? undefined : toRecord(row);
 }
 
+const CARD_WITH_FINGERPRINT = preparedStatement(
+  'payment_method_with_fingerprint',
+  'select id from payment_methods where location_id = ? and customer_id = ? and fingerprint = ? limit 1',
+);
+
 /** Another card of the customer holding this fingerprint, if any. */
 export async function cardWithFingerprint(
   db: Knex | Knex.Transaction,
@@ -196,10 +206,21 @@ export async function cardWithFingerprint(
   customerId: string,
   fingerprint: string,
 ): Promise<string | undefined> {
-  const row = (await db('payment_methods').select('id').where({ location_id: locationId, customer_id: customerId, fingerprint }).first()) as
-    { id: string } | undefined;
+  const [row] = await runPrepared<{ id: string }>(db, CARD_WITH_FINGERPRINT, [locationId, customerId, fingerprint]);
   return row?.id;
 }
+
+/** The columns an update may change; each is set only when its `set_` flag is (an absent field stays, a null fingerprint is cleared). */
+const UPDATABLE_CARD_COLUMNS = ['last_four', 'exp_month', 'exp_year', 'fingerprint'] as const;
+
+const UPDATE_CARD = namedStatement(
+  'update_payment_method',
+  `update payment_methods
+      set ${UPDATABLE_CARD_COLUMNS.map((column) => `${column} = case when @set_${column}::boolean then @${column}::text else ${column} end`).join(',\n          ')},
+          updated_at = now()
+    where location_id = @location_id and customer_id = @customer_id and id = @id
+    returning ${COLUMNS.join(', ')}`,
+);
 
 export async function updatePaymentMethod(
   trx: Knex.Transaction,
@@ -207,11 +228,14 @@ export async function updatePaymentMethod(
   changes: Partial<Pick<PaymentMethodRecord, 'lastFour' | 'expMonth' | 'expYear' | 'fingerprint'>>,
 ): Promise<PaymentMethodRecord> {
   const columns = { last_four: changes.lastFour, exp_month: changes.expMonth, exp_year: changes.expYear, fingerprint: changes.fingerprint };
-  const [row] = (await trx('payment_methods')
-    .where({ location_id: card.locationId, customer_id: card.customerId, id: card.id })
-    .update({ ...Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)), updated_at: trx.fn.now() })
-    .returning([...COLUMNS])) as PaymentMethodRow[];
-  return toRecord(row as PaymentMethodRow);
+  const values: Record<string, Knex.RawBinding> = { location_id: card.locationId, customer_id: card.customerId, id: card.id };
+  for (const column of UPDATABLE_CARD_COLUMNS) {
+    values[`set_${column}`] = columns[column] !== undefined;
+    values[column] = columns[column] ?? null;
+  }
+  const [row] = await runNamed<PaymentMethodRow>(trx, UPDATE_CARD, values);
+  if (row === undefined) throw new Error('the card to update is gone although it was locked');
+  return toRecord(row);
 }
 
 /** The customer's card, read without a lock (a renewal's first step). */
@@ -265,11 +289,12 @@ export async function renewPaymentMethod(
   return row === undefined ? undefined : toRecord(row);
 }
 
+const DELETE_CARDS_OF_CUSTOMER = preparedStatement(
+  'delete_payment_methods_of_customer',
+  `delete from payment_methods where location_id = ? and customer_id = ? returning ${COLUMNS.join(', ')}`,
+);
+
 /** Deletes every card of the customer (run after its defaults are gone), answering them as they were. */
 export async function deleteCardsOfCustomer(trx: Knex.Transaction, locationId: string, customerId: string): Promise<PaymentMethodRecord[]> {
-  const rows = (await trx('payment_methods')
-    .where({ location_id: locationId, customer_id: customerId })
-    .delete()
-    .returning([...COLUMNS])) as PaymentMethodRow[];
-  return rows.map(toRecord);
+  return (await runPrepared<PaymentMethodRow>(trx, DELETE_CARDS_OF_CUSTOMER, [locationId, customerId])).map(toRecord);
 }

@@ -188,6 +188,12 @@ export async function recordAttempts(db: Knex, records: readonly AttemptRecord[]
   await runPrepared(db, RECORD_ATTEMPTS, [JSON.stringify(rows)]);
 }
 
+const INSERT_DELIVERIES = preparedStatement(
+  'insert_webhook_deliveries',
+  `insert into webhook_deliveries (location_id, id, endpoint_id, event_id, status)
+   select ?, d.id, d."endpointId", ?, 'PENDING' from jsonb_to_recordset(?::jsonb) as d(id uuid, "endpointId" uuid)`,
+);
+
 /** New deliveries of one event, for a redelivery: to these endpoints, due now. */
 export async function insertDeliveries(
   db: Knex,
@@ -195,7 +201,7 @@ export async function insertDeliveries(
   eventId: string,
   endpointIds: readonly string[],
 ): Promise<Array<{ id: string; endpointId: string; eventId: string }>> {
-  const rows = endpointIds.map((endpointId) => ({ location_id: locationId, id: uuidv7(), endpoint_id: endpointId, event_id: eventId, status: 'PENDING' }));
-  if (rows.length > 0) await db('webhook_deliveries').insert(rows);
-  return rows.map((row) => ({ id: row.id, endpointId: row.endpoint_id, eventId }));
+  const deliveries = endpointIds.map((endpointId) => ({ id: uuidv7(), endpointId, eventId }));
+  if (deliveries.length > 0) await runPrepared(db, INSERT_DELIVERIES, [locationId, eventId, JSON.stringify(deliveries)]);
+  return deliveries;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventType } from '../change-log/event-types';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
-import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
+import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
 
 export type EndpointStatus = 'ENABLED' | 'DISABLED';
@@ -106,15 +106,24 @@ export async function insertEndpointWithin(
   return row === undefined ? undefined : toEndpointRecord(row);
 }
 
+const ENDPOINT_BY_ID = preparedStatement(
+  'webhook_endpoint_by_id',
+  `select ${ENDPOINT_COLUMNS.join(', ')} from webhook_endpoints where location_id = ? and id = ?`,
+);
+
 export async function findEndpoint(db: Knex, locationId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
-  const row = (await db('webhook_endpoints').select(ENDPOINT_COLUMNS).where({ location_id: locationId, id }).first()) as EndpointRow | undefined;
+  const [row] = await runPrepared<EndpointRow>(db, ENDPOINT_BY_ID, [locationId, id]);
   return row === undefined ? undefined : toEndpointRecord(row);
 }
 
+const EVERY_ENDPOINT = preparedStatement(
+  'every_webhook_endpoint',
+  `select ${ENDPOINT_COLUMNS.join(', ')} from webhook_endpoints where location_id = ? order by id`,
+);
+
 /** Every endpoint of the location (a handful: their number is capped), oldest first. */
 export async function everyEndpoint(db: Knex, locationId: string): Promise<WebhookEndpointRecord[]> {
-  const rows = (await db('webhook_endpoints').select(ENDPOINT_COLUMNS).where({ location_id: locationId }).orderBy('id')) as EndpointRow[];
-  return rows.map(toEndpointRecord);
+  return (await runPrepared<EndpointRow>(db, EVERY_ENDPOINT, [locationId])).map(toEndpointRecord);
 }
 
 /** A page of the location's endpoints, oldest first. */
@@ -132,23 +141,53 @@ export interface EndpointChanges {
   failingSince?: Date | null;
 }
 
+/** The columns an update may change, with their types; each is set only when its `set_` flag is. */
+const UPDATABLE_ENDPOINT_COLUMNS = {
+  url: 'text',
+  description: 'text',
+  enabled_events: 'text[]',
+  status: 'text',
+  disabled_reason: 'text',
+  failing_since: 'timestamptz',
+} as const;
+
+const UPDATE_ENDPOINT = namedStatement(
+  'update_webhook_endpoint',
+  `update webhook_endpoints
+      set ${Object.entries(UPDATABLE_ENDPOINT_COLUMNS)
+        .map(([column, type]) => `${column} = case when @set_${column}::boolean then @${column}::${type} else ${column} end`)
+        .join(',\n          ')},
+          updated_at = now()
+    where location_id = @location_id and id = @id
+    returning ${ENDPOINT_COLUMNS.join(', ')}`,
+);
+
 /** Applies the changes given (undefined fields stay); answers the endpoint after them, or undefined when it does not exist. */
 export async function updateEndpoint(db: Knex, locationId: string, id: string, changes: EndpointChanges): Promise<WebhookEndpointRecord | undefined> {
-  const columns: Record<string, unknown> = {
+  const columns: Record<keyof typeof UPDATABLE_ENDPOINT_COLUMNS, Knex.RawBinding | undefined> = {
     url: changes.url,
     description: changes.description,
-    enabled_events: changes.enabledEvents,
+    // A literal, not an array: Knex's raw (in a transaction) would spread an array into a list.
+    enabled_events: changes.enabledEvents === undefined ? undefined : textArrayLiteral(changes.enabledEvents),
     status: changes.status,
     disabled_reason: changes.disabledReason,
     failing_since: changes.failingSince,
   };
-  const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
-  const [row] = (await db('webhook_endpoints')
-    .where({ location_id: locationId, id })
-    .update({ ...set, updated_at: db.fn.now() })
-    .returning(ENDPOINT_COLUMNS)) as EndpointRow[];
+  const values: Record<string, Knex.RawBinding> = { location_id: locationId, id };
+  for (const [column, value] of Object.entries(columns)) {
+    values[`set_${column}`] = value !== undefined;
+    values[column] = value ?? null;
+  }
+  const [row] = await runNamed<EndpointRow>(db, UPDATE_ENDPOINT, values);
   return row === undefined ? undefined : toEndpointRecord(row);
 }
+
+const ROTATE_SECRET = preparedStatement(
+  'rotate_webhook_endpoint_secret',
+  `update webhook_endpoints set previous_secret = secret, secret = ?, previous_secret_expires_at = ?, updated_at = now()
+    where location_id = ? and id = ?
+    returning ${ENDPOINT_COLUMNS.join(', ')}`,
+);
 
 /**
  * A new secret, the current one kept as the previous until `previousExpiresAt`,
@@ -162,21 +201,15 @@ export async function rotateEndpointSecret(
   secret: string,
   previousExpiresAt: Date,
 ): Promise<WebhookEndpointRecord | undefined> {
-  const [row] = (await db('webhook_endpoints')
-    .where({ location_id: locationId, id })
-    .update({
-      previous_secret: db.ref('secret'),
-      secret: secretBox().seal(secret, secretContext('webhook_endpoints', locationId, id)),
-      previous_secret_expires_at: previousExpiresAt,
-      updated_at: db.fn.now(),
-    })
-    .returning(ENDPOINT_COLUMNS)) as EndpointRow[];
+  const sealed = secretBox().seal(secret, secretContext('webhook_endpoints', locationId, id));
+  const [row] = await runPrepared<EndpointRow>(db, ROTATE_SECRET, [sealed, previousExpiresAt, locationId, id]);
   return row === undefined ? undefined : toEndpointRecord(row);
 }
 
+const DELETE_ENDPOINT = preparedStatement('delete_webhook_endpoint', 'delete from webhook_endpoints where location_id = ? and id = ? returning id');
+
 export async function deleteEndpoint(db: Knex, locationId: string, id: string): Promise<boolean> {
-  const deleted = await db('webhook_endpoints').where({ location_id: locationId, id }).delete().returning('id');
-  return deleted.length > 0;
+  return (await runPrepared(db, DELETE_ENDPOINT, [locationId, id])).length > 0;
 }
 
 export interface WebhookAttemptRecord {

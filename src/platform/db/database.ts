@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../logger';
 import { trackConnections } from './abandoned-work';
 import { lockDataDir } from './data-dir-lock';
 import { migrationSource } from './migration-source';
+import { pgDriver, pgliteDriver, withSqlDriver } from './sql-driver';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -80,15 +81,10 @@ function isReadyForQuery(connection: { readyForQuery?: boolean }): boolean {
   return connection.readyForQuery === true;
 }
 
-/** Knex keeps `userParams` on its client's config, where runPrepared reads whether statements may be named. */
-type ConfigWithParams = Knex.Config & { userParams?: { namedStatements: boolean } };
-
-function postgresConfig(databaseUrl: string, options: DatabaseOptions): ConfigWithParams {
+function postgresConfig(databaseUrl: string, options: DatabaseOptions): Knex.Config {
   const pooled = options.behindPgBouncer === true;
-  return {
+  return withSqlDriver(pgDriver({ namedStatements: !pooled }), {
     client: 'pg',
-    // Read by runPrepared (prepared-statement.ts).
-    userParams: { namedStatements: !pooled },
     connection: {
       connectionString: databaseUrl,
       application_name: 'customer-payment-profiles',
@@ -104,19 +100,19 @@ function postgresConfig(databaseUrl: string, options: DatabaseOptions): ConfigWi
     pool: { min: 0, max: options.poolMax, validate: isReadyForQuery },
     acquireConnectionTimeout: options.acquireTimeoutMs,
     ...(options.searchPath ? { searchPath: options.searchPath } : {}),
-  };
+  });
 }
 
 function pgliteConfig(options: DatabaseOptions): Knex.Config {
   if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
   const pglite = options.pgliteTemplate === undefined ? new PGlite(options.dataDir) : new PGlite({ loadDataDir: options.pgliteTemplate });
   // PGlite is one connection: knex-pglite fixes the pool at 1, and requests queue for it.
-  return {
+  return withSqlDriver(pgliteDriver, {
     client: ClientPgLite as unknown as typeof knexFactory.Client,
     connection: { pglite } as unknown as Knex.StaticConnectionConfig,
     acquireConnectionTimeout: options.acquireTimeoutMs,
     ...(options.searchPath ? { searchPath: options.searchPath } : {}),
-  };
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { sqlDriverOf } from './sql-driver';
 
 /**
  * A hot query written once as SQL and run as a named prepared statement: the
@@ -34,47 +35,25 @@ export function preparedStatement(name: string, text: string): PreparedStatement
 }
 
 /**
- * The parts of Knex's client (knex/lib/client.js and its PostgreSQL and
- * PGlite dialects) that one statement needs: its pool, and the dialect's own
- * driver call. Internal to Knex, so pinned with it; every repository test
- * runs through here on PGlite and on PostgreSQL.
- */
-interface KnexClientParts {
-  config: { userParams?: { namedStatements?: boolean } };
-  acquireConnection(): Promise<unknown>;
-  releaseConnection(connection: unknown): Promise<void>;
-  _query(connection: unknown, query: DriverQuery): Promise<{ response: { rows: unknown[] } }>;
-  emit(event: 'query', query: DriverQuery): boolean;
-  listenerCount(event: 'query'): number;
-}
-
-interface DriverQuery {
-  method: 'raw';
-  sql: string;
-  bindings: readonly Knex.RawBinding[];
-  options: { name?: string };
-}
-
-/**
- * Runs a statement on a pooled connection with the dialect's driver call
- * alone: Knex's query builder, runner and binding rewrites cost more CPU
- * than the driver itself on the hottest paths (docs/performance.md). Knex's
- * `query` event is still emitted for anyone listening. In a transaction the
- * statement goes through the transaction's own `raw`, which holds its connection.
+ * Runs a statement on a pooled connection with the driver's own call
+ * (sql-driver.ts): Knex's query builder, runner and binding rewrites cost
+ * more CPU than the driver itself on the hottest paths (docs/performance.md).
+ * Knex's `query` event is still emitted for anyone listening. In a
+ * transaction the statement goes through the transaction's own `raw`, which
+ * holds its connection.
  */
 export async function runPrepared<Row>(db: Knex | Knex.Transaction, statement: PreparedStatement, bindings: readonly Knex.RawBinding[]): Promise<Row[]> {
-  const client = db.client as KnexClientParts;
-  const options = client.config.userParams?.namedStatements === false ? {} : { name: statement.name };
+  const driver = sqlDriverOf(db);
   if (db.isTransaction === true) {
+    const options = driver.namedStatements ? { name: statement.name } : {};
     const result = (await db.raw(statement.text, bindings as Knex.RawBinding[]).options(options)) as { rows: Row[] };
     return result.rows;
   }
-  const query: DriverQuery = { method: 'raw', sql: statement.positionalText, bindings, options };
-  if (client.listenerCount('query') > 0) client.emit('query', { ...query });
-  const connection = await client.acquireConnection();
+  const { client } = db;
+  if (client.listenerCount('query') > 0) client.emit('query', { method: 'raw', sql: statement.positionalText, bindings, options: {} });
+  const connection: unknown = await client.acquireConnection();
   try {
-    const { response } = await client._query(connection, query);
-    return response.rows as Row[];
+    return await driver.query<Row>(connection, statement, bindings);
   } finally {
     await client.releaseConnection(connection);
   }

@@ -4,6 +4,7 @@ import knexFactory from 'knex';
 import packageJson from '../../../package.json';
 import request from 'supertest';
 import { Readiness } from '../../../src/platform/lifecycle/readiness';
+import { pgDriver, withSqlDriver } from '../../../src/platform/db/sql-driver';
 import { freePort } from '../../support/process/free-port';
 import { startTestApp, type TestApp } from '../../support/test-app';
 
@@ -41,14 +42,16 @@ describe('GET /health/live and /health/ready', () => {
 describe('readiness with an unreachable database', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const knex = knexFactory({
-      client: 'pg',
-      connection: { host: '127.0.0.1', port: await freePort(), user: 'nobody', database: 'nothing', connectionTimeoutMillis: 500 },
-      pool: { min: 0, max: 1 },
-      acquireConnectionTimeout: 500,
-      // The refused connections are the point; knex would print each one.
-      log: { warn() {}, error() {}, debug() {}, deprecate() {} },
-    });
+    const knex = knexFactory(
+      withSqlDriver(pgDriver({ namedStatements: true }), {
+        client: 'pg',
+        connection: { host: '127.0.0.1', port: await freePort(), user: 'nobody', database: 'nothing', connectionTimeoutMillis: 500 },
+        pool: { min: 0, max: 1 },
+        acquireConnectionTimeout: 500,
+        // The refused connections are the point; knex would print each one.
+        log: { warn() {}, error() {}, debug() {}, deprecate() {} },
+      }),
+    );
     t = await startTestApp({ database: { knex, kind: 'postgres', close: () => knex.destroy() } });
   });
   afterAll(() => t.close());

@@ -1,32 +1,33 @@
 import knexFactory from 'knex';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../../../src/platform/db/prepared-statement';
+import { pgDriver, withSqlDriver } from '../../../src/platform/db/sql-driver';
 import { openTestDatabase } from '../../support/test-database';
 
 /** What runPrepared hands the driver: the statement's name, unless the pool sits behind PgBouncer (DB_POOLER=pgbouncer). */
 const STATEMENT = preparedStatement('unit_named_or_not', 'select ? as answer');
 
-function stubbedKnex(namedStatements: boolean | undefined) {
-  const knex = knexFactory({ client: 'pg', connection: {}, ...(namedStatements === undefined ? {} : { userParams: { namedStatements } }) });
-  const sent: Array<{ sql: string; options: unknown }> = [];
-  Object.assign(knex.client, {
-    acquireConnection: async () => ({}),
-    releaseConnection: async () => undefined,
-    _query: async (_connection: unknown, query: { sql: string; options: unknown }) => {
-      sent.push({ sql: query.sql, options: query.options });
-      return { response: { rows: [{ answer: 42 }] } };
+/** A pg Knex whose connections are stubs that record what the driver sends them. */
+function stubbedKnex(namedStatements: boolean) {
+  const knex = knexFactory(withSqlDriver(pgDriver({ namedStatements }), { client: 'pg', connection: {} }));
+  const sent: unknown[] = [];
+  const connection = {
+    query: async (config: unknown) => {
+      sent.push(config);
+      return { rows: [{ answer: 42 }] };
     },
-  });
+  };
+  Object.assign(knex.client, { acquireConnection: async () => connection, releaseConnection: async () => undefined });
   return { knex, sent };
 }
 
 it('names the statement by default, and leaves it unnamed behind PgBouncer', async () => {
-  const named = stubbedKnex(undefined);
+  const named = stubbedKnex(true);
   expect(await runPrepared(named.knex, STATEMENT, [42])).toEqual([{ answer: 42 }]);
-  expect(named.sent).toEqual([{ sql: 'select $1 as answer', options: { name: 'unit_named_or_not' } }]);
+  expect(named.sent).toEqual([{ name: 'unit_named_or_not', text: 'select $1 as answer', values: [42] }]);
 
   const pooled = stubbedKnex(false);
   await runPrepared(pooled.knex, STATEMENT, [42]);
-  expect(pooled.sent).toEqual([{ sql: 'select $1 as answer', options: {} }]);
+  expect(pooled.sent).toEqual([{ text: 'select $1 as answer', values: [42] }]);
 });
 
 it('writes a text array literal PostgreSQL reads back element for element, quotes, backslashes, commas and braces included', async () => {
@@ -46,9 +47,9 @@ describe('a statement with named parameters', () => {
   it('binds each name at every place it is used, and keeps a literal ? an operator', async () => {
     expect(NAMED.params).toEqual(['a', 'b', 'a']);
     expect(NAMED.positionalText).toBe("select $1::int + $2::int as sum, $3::int as a, '{\"k\":1}'::jsonb ? 'k' as has_key");
-    const { knex, sent } = stubbedKnex(undefined);
+    const { knex, sent } = stubbedKnex(true);
     await runNamed(knex, NAMED, { a: 2, b: 3 });
-    expect(sent).toEqual([{ sql: NAMED.positionalText, options: { name: 'unit_named_parameters' } }]);
+    expect(sent).toEqual([{ name: 'unit_named_parameters', text: NAMED.positionalText, values: [2, 3, 2] }]);
   });
 
   it('runs on PostgreSQL (PGlite) with the values in their places, in a transaction too', async () => {
@@ -63,7 +64,7 @@ describe('a statement with named parameters', () => {
   });
 
   it('refuses to run without a value for every name, before anything is sent', async () => {
-    const { knex, sent } = stubbedKnex(undefined);
+    const { knex, sent } = stubbedKnex(true);
     expect(() => runNamed(knex, NAMED, { a: 2 })).toThrow('statement unit_named_parameters has no value for @b');
     expect(sent).toEqual([]);
   });

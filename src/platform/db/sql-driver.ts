@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+
+/**
+ * How a prepared statement reaches the database on a pooled connection: the
+ * driver's own call, without Knex's builder and runner (docs/performance.md,
+ * Prepared statements). Chosen once in database.ts for the database in use
+ * and kept in Knex's public `userParams`; the connection comes from Knex's
+ * pool through its declared `acquireConnection` and `releaseConnection`.
+ */
+export interface SqlDriver {
+  /** Whether statements are sent by name (planned once per connection); not behind PgBouncer in transaction mode. */
+  readonly namedStatements: boolean;
+  query<Row>(connection: unknown, statement: { name: string; positionalText: string }, values: readonly unknown[]): Promise<Row[]>;
+}
+
+interface PgConnection {
+  query(config: { name?: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/** node-postgres: `query({ name, text, values })`, the name dropped behind PgBouncer. */
+export function pgDriver(options: { namedStatements: boolean }): SqlDriver {
+  return {
+    namedStatements: options.namedStatements,
+    async query<Row>(connection: unknown, statement: { name: string; positionalText: string }, values: readonly unknown[]) {
+      const config = options.namedStatements ? { name: statement.name, text: statement.positionalText, values } : { text: statement.positionalText, values };
+      return (await (connection as PgConnection).query(config)).rows as Row[];
+    },
+  };
+}
+
+interface PgliteConnection {
+  query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** PGlite: one connection, its own `query(text, values)`; a name would mean nothing to it. */
+export const pgliteDriver: SqlDriver = {
+  namedStatements: false,
+  async query<Row>(connection: unknown, statement: { positionalText: string }, values: readonly unknown[]) {
+    return (await (connection as PgliteConnection).query(statement.positionalText, values)).rows as Row[];
+  },
+};
+
+/** Knex takes `userParams` in its configuration (the documented `knex.userParams`) and keeps them on its client's. */
+type ConfigWithParams = Knex.Config & { userParams?: Record<string, unknown> };
+
+/** The Knex configuration that carries `driver` to every statement run on it. */
+export function withSqlDriver(driver: SqlDriver, config: ConfigWithParams): ConfigWithParams {
+  return { ...config, userParams: { ...config.userParams, sqlDriver: driver } };
+}
+
+/** The driver a database was opened with; a transaction shares its client's configuration. */
+export function sqlDriverOf(db: Knex | Knex.Transaction): SqlDriver {
+  const driver = (db.client.config as ConfigWithParams).userParams?.sqlDriver as SqlDriver | undefined;
+  if (driver === undefined) throw new Error('this database was not opened with a SQL driver (openDatabase or withSqlDriver)');
+  return driver;
+}
