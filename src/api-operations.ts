@@ -11,6 +11,8 @@ import type { CustomerErasureFlow } from './flows/customer-erasure/customer-eras
 import type { RefundFlow } from './flows/refunds/refund.flow';
 import { refundOperations } from './flows/refunds/refund.operations';
 import { customerErasureOperations } from './flows/customer-erasure/customer-erasure.operations';
+import type { MandatesService } from './mandates/mandates.service';
+import { mandatesOperations } from './mandates/mandates.operations';
 import type { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import { paymentIntentsOperations } from './payment-intents/payment-intents.operations';
 import type { PaymentMethodsService } from './payment-methods/payment-methods.service';
@@ -27,6 +29,7 @@ export interface ApiServices {
   customerErasure: CustomerErasureFlow;
   refunds: RefundsService;
   refund: RefundFlow;
+  mandates: MandatesService;
   events: EventsService;
   webhookEndpoints: WebhookEndpointsService;
 }
@@ -42,6 +45,7 @@ export const API_OPERATIONS: readonly Operation<ApiServices>[] = [
   ...checkoutOperations,
   ...refundOperations,
   ...refundsOperations,
+  ...mandatesOperations,
   ...customersOperations,
   ...customerErasureOperations,
   ...eventsOperations,

@@ -4,6 +4,7 @@ import { EventsService } from './events/events.service';
 import { CheckoutFlow } from './flows/checkout/checkout.flow';
 import { CustomerErasureFlow } from './flows/customer-erasure/customer-erasure.flow';
 import { RefundFlow } from './flows/refunds/refund.flow';
+import { MandatesService } from './mandates/mandates.service';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import type { PaymentProcessor } from './payment-processor/payment-processor';
 import { PaymentMethodsService } from './payment-methods/payment-methods.service';
@@ -48,6 +49,7 @@ export function createServices(settings: ServiceSettings, parts: { processor: Pa
     customerErasure: new CustomerErasureFlow(),
     refunds: new RefundsService(),
     refund: new RefundFlow(parts.processor, parts.logger, { refundWindowDays: settings.refundWindowDays }),
+    mandates: new MandatesService(),
     events: new EventsService(),
     webhookEndpoints: new WebhookEndpointsService({
       allowPrivateTargets: settings.webhookAllowPrivateTargets,

@@ -60,7 +60,9 @@ function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDe
     checkSessionGrant(access, grant, params);
     const query = operation.query === undefined ? undefined : parseInput(operation.query, request.query);
     const body = bodyDeclaration === undefined ? undefined : parseInput(bodyDeclaration.schema, request.body ?? emptyBody);
-    const input = { location, caller, params, query, body };
+    // Let in by the secret alone: a server that also sends the header holds the scope.
+    const bySessionSecret = grant !== undefined && !caller.scopes.has(access.scope);
+    const input = { location, caller, bySessionSecret, params, query, body };
     const origin = { requestId: request.requestId, clientId: caller.clientId, idempotencyKey: key ?? null };
     const withDb = (db: Knex) => ({ ...input, db, write: { db, locationId: location, origin } });
     const { afterCommit } = operation;

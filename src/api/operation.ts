@@ -47,6 +47,8 @@ export interface OperationInput<Params, Query, Body> {
   db: Knex;
   location: string;
   caller: AccessTokenClaims;
+  /** Whether the caller was let in by a session secret alone (the browser side), without the operation's scope. */
+  bySessionSecret: boolean;
   /** `db` and `location` with the request's origin (what its events record): what a service's write methods take. */
   write: WriteContext;
   params: Params;

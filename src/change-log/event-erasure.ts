@@ -3,25 +3,34 @@ import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db
 
 /**
  * The personal fields an event may carry, by the resource it is about (the
- * type's part before the dot, resourceOf): a customer's own reference and
- * description, and an intent's e-mail. Ids are kept: they are pseudonymous,
+ * type's part before the dot, resourceOf), as paths into its object: a
+ * customer's own reference and description, an intent's e-mail, and where a
+ * mandate's consent was given from. Ids are kept: they are pseudonymous,
  * and the history stays readable (who changed what, when) without saying
  * whom it was about. Identifiers only: they are written into the SQL below.
  */
-const PERSONAL_FIELDS: Record<string, readonly string[]> = {
-  customer: ['externalReferenceId', 'description'],
-  payment_intent: ['email'],
+const PERSONAL_FIELDS: Record<string, ReadonlyArray<readonly string[]>> = {
+  customer: [['externalReferenceId'], ['description']],
+  payment_intent: [['email']],
+  mandate: [
+    ['consent', 'ipAddress'],
+    ['consent', 'userAgent'],
+  ],
 };
 
 const RESOURCE = `split_part(type, '.', 1)`;
-const FIELDS_OF_EVENT = `case ${RESOURCE} ${Object.entries(PERSONAL_FIELDS)
-  .map(([resource, fields]) => `when '${resource}' then array[${fields.map((field) => `'${field}'`).join(', ')}]`)
-  .join(' ')} end`;
 
-/** `value` with each of the event's personal fields it holds set to null; anything but an object as it is. */
+/** `value` with each of the resource's personal fields it holds set to null (jsonb_set with create_missing off leaves an absent one absent). */
+function withoutFields(value: string, paths: ReadonlyArray<readonly string[]>): string {
+  return paths.reduce((inner, path) => `jsonb_set(${inner}, '{${path.join(',')}}', 'null'::jsonb, false)`, value);
+}
+
+/** `value` with the event's personal fields set to null; anything but an object as it is. */
 function scrubbed(value: string): string {
   return `case when jsonb_typeof(${value}) = 'object'
-    then ${value} || coalesce((select jsonb_object_agg(field, 'null'::jsonb) from unnest(${FIELDS_OF_EVENT}) as field where ${value} -> field is not null), '{}'::jsonb)
+    then case ${RESOURCE} ${Object.entries(PERSONAL_FIELDS)
+      .map(([resource, paths]) => `when '${resource}' then ${withoutFields(value, paths)}`)
+      .join(' ')} else ${value} end
     else ${value} end`;
 }
 

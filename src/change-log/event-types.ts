@@ -18,6 +18,8 @@ export const EVENT_TYPES = [
   'refund.created',
   'refund.succeeded',
   'refund.failed',
+  'mandate.created',
+  'mandate.revoked',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -5,6 +5,7 @@ import { EVENT_TYPES, resourceOf, type EventType } from '../change-log/event-typ
 import { eventSchema } from '../change-log/event-schema';
 import { paymentIntentSchema } from '../payment-intents/payment-intents.schemas';
 import { defaultPaymentMethodResponseSchema, paymentMethodDataSchema } from '../payment-methods/payment-methods.schemas';
+import { mandateSchema } from '../mandates/mandates.schemas';
 import { refundSchema } from '../refunds/refunds.schemas';
 
 /** What `data.object` is, by the resource an event type names. */
@@ -16,6 +17,7 @@ const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
     .omit({ sessionSecret: true })
     .meta({ id: 'PaymentIntentInEvent', description: 'A payment intent as the API answers it, without its session secret.' }),
   refund: refundSchema,
+  mandate: mandateSchema,
 };
 
 const WHEN: Record<EventType, string> = {
@@ -38,6 +40,8 @@ const WHEN: Record<EventType, string> = {
   'refund.created': 'A refund was made PENDING, its amount taken from what the intent may still refund; the processor is asked next.',
   'refund.succeeded': 'The processor refunded it (at once, or later for a refund it answered later); `previous.status` is PENDING.',
   'refund.failed': 'The processor declined the refund (`failureCode` says why); its amount may be refunded again. `previous.status` is PENDING.',
+  'mandate.created': "A payor's consent to later charges on a saved card was recorded; `object` is the mandate.",
+  'mandate.revoked': 'A mandate became INACTIVE (revoked, or its customer erased); no charge is made under it any more. `previous.status` is ACTIVE.',
 };
 
 const SIGNATURE_HEADERS = [

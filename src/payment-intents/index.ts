@@ -4,6 +4,7 @@
  * any intent changes status, and the statuses the status table lets an
  * operation act in. Nothing else of the feature is imported from outside it.
  */
+export { mandateOfIntent } from './intent-mandate';
 export { move, notTheCustomersCard, refuseUnless, statusConflict, type IntentStep } from './payment-intent-moves';
 export {
   dueAuthorizations,

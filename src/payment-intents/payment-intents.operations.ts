@@ -21,7 +21,7 @@ export const createPaymentIntent = operation({
   operationId: 'createPaymentIntent',
   tag,
   summary: 'Create a payment intent',
-  description: `Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its \`sessionSecret\` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); \`amount\` is what will be charged, tip included (\`amountDetails.tip\` is the part of it that is tip, as Stripe has it). \`currency\` must be one of the configured currencies (default ${DOCUMENTED_CURRENCIES.join(', ')}). A \`customerId\` must be a customer of this location.\n\n${STATUS_TABLE_POINTER}`,
+  description: `Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its \`sessionSecret\` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); \`amount\` is what will be charged, tip included (\`amountDetails.tip\` is the part of it that is tip, as Stripe has it). \`currency\` must be one of the configured currencies (default ${DOCUMENTED_CURRENCIES.join(', ')}). A \`customerId\` must be a customer of this location.\n\nA merchant-initiated charge (\`offSession: true\`, the payor absent) names the ACTIVE mandate of its customer it is made under (\`mandateId\`; 400 without, 404 for another customer's, 409 \`MANDATE_INACTIVE\` once revoked, 409 \`MANDATE_AMOUNT_EXCEEDED\` above its \`maxAmount\`), and is confirmed by the server side only. \`contextName\` names the integration context whose default card pays when a confirm names none (docs/cards-on-file.md).\n\n${STATUS_TABLE_POINTER}`,
   access: { scope: SCOPE.serverWrite },
   idempotent: true,
   // Kept encrypted on the intent, never in the stored answer: a replay reads it from the intent.
@@ -33,7 +33,7 @@ export const createPaymentIntent = operation({
   responses: {
     201: { description: 'The new intent, in REQUIRES_PAYMENT_METHOD, with a new session secret.', schema: paymentIntentSchema },
   },
-  errors: ['CUSTOMER_NOT_FOUND', 'CONFLICT'],
+  errors: ['CUSTOMER_NOT_FOUND', 'MANDATE_NOT_FOUND', 'MANDATE_INACTIVE', 'MANDATE_AMOUNT_EXCEEDED', 'CONFLICT'],
   handle: async ({ write, body }, { paymentIntents }) => ({
     status: 201,
     body: toPaymentIntent(await paymentIntents.create(write, body)),
@@ -83,12 +83,21 @@ export const updatePaymentIntent = operation({
   operationId: 'updatePaymentIntent',
   tag,
   summary: 'Change a payment intent before it is paid',
-  description: `Not in the spec; a POST, as Toast updates intents. Changes the fields sent (\`null\` clears \`email\` and \`customerId\`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (\`PAYMENT_INTENT_STATUS_CONFLICT\`) naming it. \`paymentMethodId\` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), \`null\` detaches it. A tip larger than the amount is a 400. Records a \`payment_intent.updated\` event with the fields as they were; a change to nothing records none.\n\n${STATUS_TABLE_POINTER}`,
+  description: `Not in the spec; a POST, as Toast updates intents. Changes the fields sent (\`null\` clears \`email\` and \`customerId\`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (\`PAYMENT_INTENT_STATUS_CONFLICT\`) naming it. \`paymentMethodId\` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), \`null\` detaches it. A tip larger than the amount is a 400. An intent with a mandate must stay chargeable under it (409 \`MANDATE_INACTIVE\` once it is revoked, \`MANDATE_AMOUNT_EXCEEDED\` above its \`maxAmount\`). Records a \`payment_intent.updated\` event with the fields as they were; a change to nothing records none.\n\n${STATUS_TABLE_POINTER}`,
   access: { scope: SCOPE.serverWrite },
   params: paymentIntentParamsSchema,
   body: { schema: updatePaymentIntentRequestSchema },
   responses: { 200: { description: 'The intent after the change.', schema: paymentIntentSchema } },
-  errors: ['PAYMENT_INTENT_NOT_FOUND', 'CUSTOMER_NOT_FOUND', 'PAYMENT_METHOD_NOT_FOUND', 'PAYMENT_INTENT_STATUS_CONFLICT', 'CONFLICT'],
+  errors: [
+    'PAYMENT_INTENT_NOT_FOUND',
+    'CUSTOMER_NOT_FOUND',
+    'PAYMENT_METHOD_NOT_FOUND',
+    'MANDATE_NOT_FOUND',
+    'PAYMENT_INTENT_STATUS_CONFLICT',
+    'MANDATE_INACTIVE',
+    'MANDATE_AMOUNT_EXCEEDED',
+    'CONFLICT',
+  ],
   handle: async ({ write, params, body }, { paymentIntents }) => ({
     status: 200,
     body: toPaymentIntent(await paymentIntents.update(write, params.id, body)),

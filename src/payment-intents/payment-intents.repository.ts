@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { StandingInstructionType } from '../mandates';
 import type { PaymentError } from '../payment-processor/payment-processor';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { runRecording, statementRecordingEvent, type BoundEvent } from '../change-log/record-events';
@@ -33,9 +34,11 @@ export interface PaymentIntentRecord {
   email: string | null;
   tip: number;
   paymentMethodConfigurationId: string | null;
-  standingInstructionType: 'INSTALLMENT' | 'RECURRING' | 'UNSCHEDULED' | null;
+  standingInstructionType: StandingInstructionType | null;
   offSession: boolean;
   mandateId: string | null;
+  /** The integration context whose default card pays the intent when a confirm names none (and no mandate does). */
+  contextName: string | null;
   /** Whether an authorization of less than the amount is taken (Toast's paymentMethodOptions.card.partialAuthorization). */
   partialAuthorization: boolean;
   /** The amount asked for, once a partial authorization made `amount` what was authorized; null otherwise. */
@@ -77,6 +80,7 @@ interface PaymentIntentRow {
   standing_instruction_type: PaymentIntentRecord['standingInstructionType'];
   off_session: boolean;
   mandate_id: string | null;
+  context_name: string | null;
   partial_authorization: boolean;
   amount_requested: number | null;
   session_secret: string;
@@ -112,6 +116,7 @@ const INSERTED_COLUMNS = [
   'standing_instruction_type',
   'off_session',
   'mandate_id',
+  'context_name',
   'partial_authorization',
   'session_secret',
 ] as const satisfies ReadonlyArray<keyof PaymentIntentRow>;
@@ -150,6 +155,7 @@ function toRecord(row: PaymentIntentRow): PaymentIntentRecord {
     standingInstructionType: row.standing_instruction_type,
     offSession: row.off_session,
     mandateId: row.mandate_id,
+    contextName: row.context_name,
     partialAuthorization: row.partial_authorization,
     amountRequested: row.amount_requested,
     sessionSecret: secretBox().open(row.session_secret, secretContext(TABLE, row.location_id, row.id)),
@@ -205,6 +211,7 @@ const CHANGEABLE = {
   capturedAt: 'captured_at',
   partialAuthorization: 'partial_authorization',
   amountRequested: 'amount_requested',
+  contextName: 'context_name',
 } as const satisfies Partial<Record<keyof PaymentIntentRecord, keyof PaymentIntentRow>>;
 
 export type IntentChanges = Partial<Pick<PaymentIntentRecord, keyof typeof CHANGEABLE>>;
@@ -249,6 +256,7 @@ export async function insertPaymentIntent(db: Knex | Knex.Transaction, intent: N
     standing_instruction_type: intent.standingInstructionType,
     off_session: intent.offSession,
     mandate_id: intent.mandateId,
+    context_name: intent.contextName,
     partial_authorization: intent.partialAuthorization,
     session_secret: secretBox().seal(intent.sessionSecret, secretContext(TABLE, intent.locationId, intent.id)),
   };

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { STANDING_INSTRUCTION_TYPES } from '../mandates';
+import { contextNameSchema } from '../payment-methods';
+import { MAX_AMOUNT } from '../platform/validation/amount';
 import { int32 } from '../platform/validation/int32';
 import { pageQuery } from '../platform/validation/page-query';
 import { identifierText, uuidValue } from '../platform/validation/text.schemas';
@@ -6,8 +9,7 @@ import { PAYMENT_INTENT_STATUSES } from './payment-intent-status';
 import { CANCELLATION_REASONS, PAYMENT_STATUSES, type LatestPayment, type PaymentIntentRecord } from './payment-intents.repository';
 
 export const CAPTURE_METHODS = ['MANUAL', 'AUTOMATIC'] as const;
-export const STANDING_INSTRUCTION_TYPES = ['INSTALLMENT', 'RECURRING', 'UNSCHEDULED'] as const;
-export const MAX_AMOUNT = 99_999_999;
+export { MAX_AMOUNT };
 
 /** Minor units (cents for USD), from 1 up to 999,999.99 in a two-decimal currency; the spec types them `integer`. */
 const amountSchema = int32(1, MAX_AMOUNT);
@@ -49,9 +51,21 @@ export const createPaymentIntentRequestSchema = z
     email: z.email().max(254).optional(),
     amountDetails: z.strictObject({ tip: tipSchema }).optional(),
     paymentMethodConfigurationId: uuidValue.optional(),
-    standingInstructionType: z.enum(STANDING_INSTRUCTION_TYPES).optional(),
-    offSession: z.boolean().default(false),
-    mandateId: identifierText({ min: 1, max: 255, description: 'The mandate the payment is made under.' }).optional(),
+    standingInstructionType: z
+      .enum(STANDING_INSTRUCTION_TYPES)
+      .optional()
+      .meta({ description: "The kind of stored-credential charge; the mandate's when `mandateId` is given and this is not." }),
+    offSession: z.boolean().default(false).meta({
+      description: 'A merchant-initiated charge, the payor absent: requires `mandateId`, and is confirmed by the server side only (docs/cards-on-file.md).',
+    }),
+    mandateId: uuidValue.optional().meta({
+      description:
+        "An ACTIVE mandate of the intent's customer (POST /v1/customers/{id}/mandates): the payor's consent this charge is made under; its card pays when a confirm names none.",
+    }),
+    contextName: contextNameSchema.optional().meta({
+      description:
+        "Not in the spec: the integration context (e.g. a subscription's name) whose default card pays the intent when a confirm names no card and no mandate does.",
+    }),
     paymentMethodOptions: paymentMethodOptionsSchema.optional(),
   })
   .refine(tipWithinAmount, TIP_CHECK)
@@ -87,6 +101,10 @@ export const updatePaymentIntentRequestSchema = z
         "A saved card of the intent's customer to pay with: the intent moves to REQUIRES_CONFIRMATION. `null` detaches it (back to REQUIRES_PAYMENT_METHOD).",
     }),
     paymentMethodOptions: paymentMethodOptionsSchema.optional(),
+    contextName: contextNameSchema
+      .nullable()
+      .optional()
+      .meta({ description: 'Not in the spec: the context whose default card pays the intent; `null` clears it.' }),
   })
   .refine(tipWithinAmount, TIP_CHECK)
   .meta({ id: 'UpdatePaymentIntentRequest', example: { amount: 1400, amountDetails: { tip: 300 }, email: 'ada@example.com' } });
@@ -96,7 +114,8 @@ export type UpdatePaymentIntentInput = z.output<typeof updatePaymentIntentReques
 export const confirmPaymentIntentRequestSchema = z
   .strictObject({
     paymentMethodId: uuidValue.optional().meta({
-      description: "A saved card of the intent's customer. May be left out when one is attached already (REQUIRES_CONFIRMATION).",
+      description:
+        "A saved card of the intent's customer. When left out: the card attached by an update, else the mandate's card (`mandateId`), else the customer's default card for the intent's `contextName`.",
     }),
   })
   .meta({ id: 'ConfirmPaymentIntentRequest', example: { paymentMethodId: '019ab3c4-7a10-7b2c-8d3e-4f5a6b7c8d9e' } });
@@ -170,6 +189,7 @@ const PAYMENT_INTENT_EXAMPLE = {
   offSession: false,
   latestPayment: null,
   mandateId: null,
+  contextName: null,
   paymentMethodId: null,
   lastPaymentError: null,
   cancellationReason: null,
@@ -198,6 +218,7 @@ export const paymentIntentSchema = z
     offSession: z.boolean(),
     latestPayment: latestPaymentSchema.nullable().meta({ description: "The latest confirm's payment; null before the first." }),
     mandateId: z.string().nullable(),
+    contextName: z.string().nullable().meta({ description: 'Not in the spec: the context whose default card pays the intent when a confirm names none.' }),
     paymentMethodId: z.uuid().nullable().meta({ description: 'The saved card attached or paid with; cleared by a failed payment.' }),
     lastPaymentError: paymentErrorSchema.nullable().meta({ description: 'Why the latest payment failed; null once another confirm starts.' }),
     cancellationReason: z.enum(CANCELLATION_REASONS).nullable().meta({ description: 'AUTOMATIC: voided by the service when the capture window ended.' }),
@@ -249,6 +270,7 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
     offSession: intent.offSession,
     latestPayment: intent.latestPayment === null ? null : toPayment(intent.latestPayment),
     mandateId: intent.mandateId,
+    contextName: intent.contextName,
     paymentMethodId: intent.paymentMethodId,
     lastPaymentError:
       intent.lastPaymentError === null

@@ -7,6 +7,7 @@ import { customerExists } from '../customers';
 import { lockPaymentMethod } from '../payment-methods';
 import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
+import { mandateOfIntent } from './intent-mandate';
 import { move, notTheCustomersCard, refuseUnless } from './payment-intent-moves';
 import { FINAL_STATUSES } from './payment-intent-status';
 import {
@@ -47,6 +48,13 @@ export class PaymentIntentsService {
       });
     }
     const id = uuidv7();
+    const mandate = await mandateOfIntent(write.db, {
+      locationId,
+      customerId: input.customerId ?? null,
+      mandateId: input.mandateId ?? null,
+      offSession: input.offSession,
+      amount: input.amount,
+    });
     return inTransaction(write.db, async (trx) => {
       const created = await insertPaymentIntent(trx, {
         locationId,
@@ -60,9 +68,10 @@ export class PaymentIntentsService {
         email: input.email ?? null,
         tip: input.amountDetails?.tip ?? 0,
         paymentMethodConfigurationId: input.paymentMethodConfigurationId ?? null,
-        standingInstructionType: input.standingInstructionType ?? null,
+        standingInstructionType: input.standingInstructionType ?? mandate?.standingInstructionType ?? null,
         offSession: input.offSession,
         mandateId: input.mandateId ?? null,
+        contextName: input.contextName ?? null,
         partialAuthorization: input.paymentMethodOptions?.card.partialAuthorization ?? false,
         sessionSecret: newSessionSecret(id),
       });
@@ -109,6 +118,7 @@ export class PaymentIntentsService {
         customerId: input.customerId,
         paymentMethodId: input.paymentMethodId,
         partialAuthorization: input.paymentMethodOptions?.card.partialAuthorization,
+        contextName: input.contextName,
       };
       const customerId = input.customerId === undefined ? intent.customerId : input.customerId;
       if (input.customerId != null && input.customerId !== intent.customerId && !(await customerExists(trx, locationId, input.customerId))) {
@@ -127,6 +137,14 @@ export class PaymentIntentsService {
       if ((wanted.tip ?? intent.tip) > (wanted.amount ?? intent.amount)) {
         throw new DomainError('VALIDATION_FAILED', { problems: [{ fieldName: 'amountDetails.tip', message: TIP_EXCEEDS_AMOUNT }] });
       }
+      // The intent as it would stand must still be chargeable under its mandate.
+      await mandateOfIntent(trx, {
+        locationId,
+        customerId,
+        mandateId: intent.mandateId,
+        offSession: intent.offSession,
+        amount: wanted.amount ?? intent.amount,
+      });
       const changes = Object.fromEntries(
         Object.entries(wanted).filter(([field, value]) => value !== undefined && value !== intent[field as keyof IntentChanges]),
       ) as IntentChanges;

@@ -5,5 +5,5 @@
  * from outside it.
  */
 export { deleteCardsOfCustomer, lockPaymentMethod } from './payment-methods.repository';
-export { deleteDefaultsOfCustomer } from './default-payment-methods.repository';
-export { toPaymentMethodData } from './payment-methods.schemas';
+export { deleteDefaultsOfCustomer, findDefaultPaymentMethod } from './default-payment-methods.repository';
+export { contextNameSchema, toPaymentMethodData } from './payment-methods.schemas';

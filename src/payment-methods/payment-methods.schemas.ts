@@ -39,7 +39,7 @@ const expiry = z.strictObject({ month, year }).superRefine((value, context) => {
   }
 });
 
-const contextName = identifierText({
+export const contextNameSchema = identifierText({
   min: 1,
   max: 255,
   description:
@@ -74,7 +74,7 @@ export type CreatePaymentMethodInput = z.output<typeof createPaymentMethodReques
 export const setDefaultPaymentMethodRequestSchema = z
   .strictObject({
     paymentMethodId: uuidValue.meta({ description: 'Identifier of the payment method to make the default.' }),
-    contextName,
+    contextName: contextNameSchema,
   })
   .meta({
     id: 'SetDefaultPaymentMethodRequest',
@@ -120,7 +120,7 @@ export const listPaymentMethodsQuerySchema = z.object({
 });
 
 export const paymentMethodParamsSchema = z.object({ id: uuidValue, paymentMethodId: uuidValue });
-export const defaultPaymentMethodParamsSchema = z.object({ id: uuidValue, contextName });
+export const defaultPaymentMethodParamsSchema = z.object({ id: uuidValue, contextName: contextNameSchema });
 
 const expiryResponse = z
   .strictObject({

@@ -42,6 +42,13 @@ export interface AuthorizeRequest extends KeyedRequest {
   capture: boolean;
   /** Take an approval of less than `amount` (what the card can pay) rather than a decline. */
   partialAuthorization: boolean;
+  /**
+   * Who starts the charge, as card networks mark it: the payor, present
+   * (`customer`), or the merchant under a stored-credential agreement
+   * (`merchant`, an off-session intent), with the mandate it is made under.
+   */
+  initiator: 'customer' | 'merchant';
+  mandateId: string | null;
 }
 
 /** `amount`: what was authorized, less than asked only with `partialAuthorization` (an answer stored before it existed has none: all of it). */

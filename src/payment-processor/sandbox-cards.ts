@@ -28,6 +28,15 @@ export const PARTIAL_AUTHORIZATION_LIMIT = 2_500;
 /** Approved as any other, but a capture above the authorized amount (a tip added at capture) is refused. */
 export const OVERCAPTURE_FAILS_LAST_FOUR = '0127';
 
+/** Declined when the merchant charges it off-session (the issuer wants the payor to authenticate); approved on-session. */
+export const AUTHENTICATION_REQUIRED_LAST_FOUR = '3184';
+
+export const AUTHENTICATION_REQUIRED: PaymentError = {
+  code: 'card_declined',
+  declineCode: 'authentication_required',
+  message: 'The issuer asks the payor to authenticate: have them pay on-session.',
+};
+
 /** Approved and captured as any other, then every refund of it fails. */
 export const REFUND_FAILS_LAST_FOUR = '0341';
 /** Approved and captured as any other; its refunds are answered later (PENDING, then SUCCEEDED after SANDBOX_ASYNC_REFUND_SECONDS). */
@@ -52,10 +61,11 @@ export function hasExpired(expiry: ProcessorCard['expiry'], now: Date): boolean 
   return expiryMonth < now.getUTCFullYear() * 12 + now.getUTCMonth();
 }
 
-/** The sandbox's verdict on authorizing `card` at `now`: undefined is approved. */
-export function sandboxDecline(card: ProcessorCard, now: Date): PaymentError | undefined {
+/** The sandbox's verdict on authorizing `card` at `now`, by whom the charge is started: undefined is approved. */
+export function sandboxDecline(card: ProcessorCard, now: Date, initiator: 'customer' | 'merchant'): PaymentError | undefined {
   const byNumber = (SANDBOX_CARDS as Record<string, PaymentError>)[card.lastFour];
   if (byNumber !== undefined) return byNumber;
+  if (card.lastFour === AUTHENTICATION_REQUIRED_LAST_FOUR && initiator === 'merchant') return AUTHENTICATION_REQUIRED;
   return hasExpired(card.expiry, now) ? EXPIRED : undefined;
 }
 
@@ -75,6 +85,7 @@ export function sandboxCardTable(): string {
     `| \`${CAPTURE_FAILS_LAST_FOUR}\` | approved, but every capture fails (\`${CAPTURE_FAILED.code}\`); with \`AUTOMATIC\` the confirm fails with it |`,
     `| \`${PARTIAL_AUTHORIZATION_LAST_FOUR}\` | authorizes at most ${PARTIAL_AUTHORIZATION_LIMIT} (minor units): with \`paymentMethodOptions.card.partialAuthorization\`, approved for that much (\`amount\` becomes it, \`amountRequested\` keeps what was asked); without, declined: \`${SANDBOX_CARDS['9995'].code}\` / \`${SANDBOX_CARDS['9995'].declineCode}\` |`,
     `| \`${OVERCAPTURE_FAILS_LAST_FOUR}\` | approved; a capture above the authorized amount (a tip added at capture) is refused: 409 \`OVERCAPTURE_DECLINED\`, the intent still capturable |`,
+    `| \`${AUTHENTICATION_REQUIRED_LAST_FOUR}\` | off-session (\`offSession: true\`, a merchant-initiated charge): declined: \`${AUTHENTICATION_REQUIRED.code}\` / \`${AUTHENTICATION_REQUIRED.declineCode}\`; on-session: approved |`,
     `| \`${REFUND_FAILS_LAST_FOUR}\` | approved; every refund of it fails (\`FAILED\`, \`failureCode: ${REFUND_DECLINED.code}\`) |`,
     `| \`${REFUND_LATER_LAST_FOUR}\` | approved; its refunds are answered later: \`PENDING\`, then \`SUCCEEDED\` within SANDBOX_ASYNC_REFUND_SECONDS |`,
     `| a card whose expiry month has passed | declined: \`${EXPIRED.code}\` |`,

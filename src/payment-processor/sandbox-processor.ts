@@ -119,7 +119,7 @@ export class SandboxProcessor implements PaymentProcessor {
 
   /** What the card can pay of the amount: all of it, or (PARTIAL_AUTHORIZATION_LAST_FOUR) at most its limit, or a decline. */
   private decide(request: AuthorizeRequest): { amount: number; decline?: PaymentError } {
-    const decline = sandboxDecline(request.card, this.now());
+    const decline = sandboxDecline(request.card, this.now(), request.initiator);
     if (decline !== undefined) return { amount: request.amount, decline };
     if (request.card.lastFour !== PARTIAL_AUTHORIZATION_LAST_FOUR || request.amount <= PARTIAL_AUTHORIZATION_LIMIT) return { amount: request.amount };
     return request.partialAuthorization ? { amount: PARTIAL_AUTHORIZATION_LIMIT } : { amount: request.amount, decline: SANDBOX_CARDS['9995'] };

@@ -54,6 +54,8 @@ const SPEC_SCHEMAS: Record<string, Record<string, string>> = {
     // Added by partial authorization: Toast's option, and this service's own record of what was asked.
     paymentMethodOptions: 'object',
     amountRequested: 'integer/int32',
+    // Added by cards on file: the integration context whose default card pays when a confirm names none.
+    contextName: 'string',
   },
   ErrorMessage: {
     status: 'integer/int32',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TestApp } from '../support/test-app';
 import { paidIntent } from './checkout';
 import { cardInput, createCustomer, saveCard } from './customers';
+import { consentInput, createMandate } from './mandates';
 
 export interface CreatingOperation {
   /** The path template, as the OpenAPI document names it. */
@@ -47,23 +48,42 @@ export function creatingOperations(app: () => TestApp): CreatingOperation[] {
     {
       template: '/v1/payment-intents',
       table: 'payment_intents',
-      prepare: async (location) => ({
-        path: '/v1/payment-intents',
-        body: {
-          amount: 1250,
-          currency: 'USD',
-          externalReferenceId: 'order',
-          customerId: (await createCustomer(app(), location)).id,
-          captureMethod: 'MANUAL',
-          email: 'ada@example.com',
-          amountDetails: { tip: 100 },
-          paymentMethodConfigurationId: randomUUID(),
-          standingInstructionType: 'RECURRING',
-          offSession: false,
-          mandateId: 'mandate-1',
-        },
-      }),
+      prepare: async (location) => {
+        const customer = await createCustomer(app(), location);
+        const card = await saveCard(app(), location, customer.id);
+        const mandate = await createMandate(app(), location, customer.id, card.id);
+        return {
+          path: '/v1/payment-intents',
+          body: {
+            amount: 1250,
+            currency: 'USD',
+            externalReferenceId: 'order',
+            customerId: customer.id,
+            captureMethod: 'MANUAL',
+            email: 'ada@example.com',
+            amountDetails: { tip: 100 },
+            paymentMethodConfigurationId: randomUUID(),
+            standingInstructionType: 'RECURRING',
+            offSession: true,
+            mandateId: mandate.id,
+            contextName: 'gold-plan',
+          },
+        };
+      },
       another: withReference,
+    },
+    {
+      template: '/v1/customers/{id}/mandates',
+      table: 'mandates',
+      prepare: async (location) => {
+        const customer = await createCustomer(app(), location);
+        const card = await saveCard(app(), location, customer.id);
+        return {
+          path: `/v1/customers/${customer.id}/mandates`,
+          body: { paymentMethodId: card.id, standingInstructionType: 'RECURRING', contextName: 'gold-plan', maxAmount: 2500, consent: consentInput() },
+        };
+      },
+      another: (body) => ({ ...body, maxAmount: 3000 }),
     },
     {
       template: '/v1/payment-intents/{id}/refunds',

@@ -593,7 +593,7 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
       left join sandbox_processor_operations a
         on a.location_id = i.location_id and a.idempotency_key = i.processor_reference and a.operation = 'authorize'
      where not (i.amount_refunded between 0 and i.amount_captured)
-        or i.amount_captured > floor(coalesce(a.amount, 0) * (100 + ${OVERCAPTURE_MAX_PERCENT}) / 100.0)
+        or i.amount_captured > floor(coalesce(a.amount, 0)::bigint * (100 + ${OVERCAPTURE_MAX_PERCENT}) / 100.0)
         or (i.amount_captured > 0) <> (i.status = 'SUCCEEDED')
         or i.amount_refunded <> coalesce((select sum(r.amount) from refunds r
                                            where r.location_id = i.location_id and r.payment_intent_id = i.id and r.status in ('PENDING', 'SUCCEEDED')), 0)`);

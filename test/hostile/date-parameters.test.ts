@@ -108,6 +108,6 @@ describe.each(DATED.map(({ operation, parameter }) => [`${operation.method.toUpp
   },
 );
 
-it('covers the five dated lists, both parameters each', () => {
-  expect(DATED.map(({ operation, parameter }) => `${operation.operationId} ${parameter}`).sort()).toHaveLength(10);
+it('covers the six dated lists, both parameters each', () => {
+  expect(DATED.map(({ operation, parameter }) => `${operation.operationId} ${parameter}`).sort()).toHaveLength(12);
 });

@@ -13,7 +13,7 @@ import { eventually } from '../support/webhook-receiver';
  * The API snippets of README and docs/, run as written against a started
  * service, top to bottom, in one shell: the quick start's login, README's
  * first calls, the two token forms, then every block of docs/endpoints.md,
- * docs/checkout.md and docs/events-and-webhooks.md, each taking the ids it
+ * docs/checkout.md, docs/events-and-webhooks.md and docs/cards-on-file.md, each taking the ids it
  * needs from the answers before it. Only the service's address is rewritten
  * (it listens on a free port here).
  */
@@ -35,6 +35,7 @@ describe("README's API snippets", () => {
       ...blocksOf('docs/endpoints.md', '# Endpoints'),
       ...blocksOf('docs/checkout.md', '# Payment intents: the checkout'),
       ...blocksOf('docs/events-and-webhooks.md', '# Events and webhooks'),
+      ...blocksOf('docs/cards-on-file.md', '# Cards on file: mandates and merchant-initiated charges'),
     ]
       .join('\n')
       .replaceAll('http://localhost:8080', service.baseUrl);
@@ -57,6 +58,9 @@ describe("README's API snippets", () => {
     expect(stdout).toMatch(/"amount":300,"reason":"REQUESTED_BY_CUSTOMER","status":"SUCCEEDED","failureCode":null/);
     expect(stdout).toContain('"amountCaptured":1250,"amountRefunded":300,"refundableAmount":950');
     expect(stdout).toMatch(/"results":1,"refunds":\[\{/);
+    // The subscription: a charge under the mandate, without the payor, then the mandate revoked.
+    expect(stdout).toMatch(/"status":"SUCCEEDED"[^\n]*"offSession":true,"latestPayment"/);
+    expect(stdout).toContain('"status":"INACTIVE","maxAmount":2500');
     // The customer's history, newest first, and the endpoint made with its secret.
     expect(stdout).toContain('"results":2,"events":[{');
     expect(stdout).toContain('"type":"refund.succeeded"');

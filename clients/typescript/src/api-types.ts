@@ -181,7 +181,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a customer (GDPR Article 17)
-         * @description Not in the spec. In one transaction: every saved card and default of the customer removed; every intent of the customer cut from it and stripped of its `email`, and those that can still move canceled; every intent that was the customer's before (detached, or given to another customer) stripped of its `email` too; the personal fields (`externalReferenceId`, `description`, an intent's `email`) of its events, and of every event of those intents whatever customer it names (one recorded before the intent was attached to it, or after it was detached; `previous` included), nulled; ids are kept (pseudonymous); stored Idempotency-Key answers naming it or its intents forgotten; then the record itself. Afterwards no row holds its reference, description or intents' e-mails. Records the events of each removal and one `customer.deleted` without personal data. A second erase is a 404; the id is never reused.
+         * @description Not in the spec. In one transaction: every saved card and default of the customer removed; every intent of the customer cut from it and stripped of its `email`, and those that can still move canceled; every intent that was the customer's before (detached, or given to another customer) stripped of its `email` too; the personal fields (`externalReferenceId`, `description`, an intent's `email`) of its events, and of every event of those intents whatever customer it names (one recorded before the intent was attached to it, or after it was detached; `previous` included), nulled; ids are kept (pseudonymous); its ACTIVE mandates revoked (each with a `mandate.revoked` event) and every mandate's consent stripped of its `ipAddress` and `userAgent` (events included; the rest of the consent is kept as the record that it was given); stored Idempotency-Key answers naming it or its intents forgotten; then the record itself. Afterwards no row holds its reference, description or intents' e-mails. Records the events of each removal and one `customer.deleted` without personal data. A second erase is a 404; the id is never reused.
          */
         delete: operations["eraseCustomer"];
         options?: never;
@@ -207,6 +207,70 @@ export interface paths {
         get: operations["listCustomerEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/mandates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a customer's mandates
+         * @description Not in the spec. ACTIVE and INACTIVE alike, newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page.
+         */
+        get: operations["listMandates"];
+        put?: never;
+        /**
+         * Record a payor's consent to later charges
+         * @description Not in the spec. Records the payor's consent to be charged later on one of the customer's saved cards, as card networks require before a merchant-initiated charge: when they agreed (`consent.acceptedAt`, not in the future), which agreement text (`consent.textVersion`), and optionally where (`channel`, `ipAddress`, `userAgent`). The mandate is ACTIVE: a payment intent with `offSession: true` names it in `mandateId`, up to its `maxAmount` per charge. See docs/cards-on-file.md.
+         */
+        post: operations["createMandate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/mandates/{mandateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a mandate
+         * @description Not in the spec. One of the customer's mandates, as it stands.
+         */
+        get: operations["getMandate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/mandates/{mandateId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a mandate
+         * @description Not in the spec. The mandate becomes INACTIVE for good (`revokedAt`), with a `mandate.revoked` event: an intent naming it is refused from now on (409 MANDATE_INACTIVE). Revoking an INACTIVE mandate answers it as it is. When the payor had removed its card, the card goes for good with the last ACTIVE mandate that kept it.
+         */
+        post: operations["revokeMandate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -382,6 +446,8 @@ export interface paths {
          * Create a payment intent
          * @description Not in the spec: the hosted-checkout backend creates the intent before checkout and hands its `sessionSecret` to the browser side. Amounts are integers in the currency's minor unit (cents for USD); `amount` is what will be charged, tip included (`amountDetails.tip` is the part of it that is tip, as Stripe has it). `currency` must be one of the configured currencies (default USD, CAD). A `customerId` must be a customer of this location.
          *
+         *     A merchant-initiated charge (`offSession: true`, the payor absent) names the ACTIVE mandate of its customer it is made under (`mandateId`; 400 without, 404 for another customer's, 409 `MANDATE_INACTIVE` once revoked, 409 `MANDATE_AMOUNT_EXCEEDED` above its `maxAmount`), and is confirmed by the server side only. `contextName` names the integration context whose default card pays when a confirm names none (docs/cards-on-file.md).
+         *
          *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
         post: operations["createPaymentIntent"];
@@ -406,7 +472,7 @@ export interface paths {
         put?: never;
         /**
          * Change a payment intent before it is paid
-         * @description Not in the spec; a POST, as Toast updates intents. Changes the fields sent (`null` clears `email` and `customerId`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming it. `paymentMethodId` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), `null` detaches it. A tip larger than the amount is a 400. Records a `payment_intent.updated` event with the fields as they were; a change to nothing records none.
+         * @description Not in the spec; a POST, as Toast updates intents. Changes the fields sent (`null` clears `email` and `customerId`), only while the intent is REQUIRES_PAYMENT_METHOD or REQUIRES_CONFIRMATION; in any other status, 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming it. `paymentMethodId` attaches a saved card of the intent's customer (the intent moves to REQUIRES_CONFIRMATION), `null` detaches it. A tip larger than the amount is a 400. An intent with a mandate must stay chargeable under it (409 `MANDATE_INACTIVE` once it is revoked, `MANDATE_AMOUNT_EXCEEDED` above its `maxAmount`). Records a `payment_intent.updated` event with the fields as they were; a change to nothing records none.
          *
          *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
@@ -476,7 +542,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm a payment intent: pay it with a saved card
-         * @description Not in the spec. Pays the intent with `paymentMethodId`, a saved card of the intent's customer (404 otherwise), or the card attached by an update. The server side confirms with `simplified-payments-integration.server:write`; the browser side with `simplified-payments-integration:read` and the intent's own live `Platform-Session-Secret`.
+         * @description Not in the spec. Pays the intent with `paymentMethodId`, a saved card of the intent's customer (404 otherwise); when left out, the card attached by an update, else the card of the intent's mandate, else the customer's default card for the intent's `contextName` (400 naming `paymentMethodId` when none of them is). An off-session intent (a merchant-initiated charge) is confirmed by the server side only (403 for the browser), on its mandate's card, which stays chargeable while the mandate is ACTIVE even after the payor removes it; its mandate is checked again (409 `MANDATE_INACTIVE`, `MANDATE_AMOUNT_EXCEEDED`). The server side confirms with `simplified-payments-integration.server:write`; the browser side with `simplified-payments-integration:read` and the intent's own live `Platform-Session-Secret`.
          *
          *     The intent moves to PROCESSING (committed before the processor is asked), then on the processor's answer to REQUIRES_CAPTURE (MANUAL: capture within CAPTURE_WINDOW_SECONDS, 300 by default, or it is voided), SUCCEEDED (AUTOMATIC), or back to REQUIRES_PAYMENT_METHOD with `lastPaymentError` (`code`, `declineCode`, `message`) on a decline. The answer is 200 with the intent as it stands after that answer, a decline included; it is PROCESSING only if the processor did not answer (the service settles it later, asking again with the same idempotency key). A second confirm, or two racing, authorize once: the other answers 409 naming the status the first one reached. Repeat a confirm that timed out by reading the intent, not by confirming again.
          *
@@ -491,6 +557,7 @@ export interface paths {
          *     | `0259` | approved, but every capture fails (`capture_failed`); with `AUTOMATIC` the confirm fails with it |
          *     | `0044` | authorizes at most 2500 (minor units): with `paymentMethodOptions.card.partialAuthorization`, approved for that much (`amount` becomes it, `amountRequested` keeps what was asked); without, declined: `card_declined` / `insufficient_funds` |
          *     | `0127` | approved; a capture above the authorized amount (a tip added at capture) is refused: 409 `OVERCAPTURE_DECLINED`, the intent still capturable |
+         *     | `3184` | off-session (`offSession: true`, a merchant-initiated charge): declined: `card_declined` / `authentication_required`; on-session: approved |
          *     | `0341` | approved; every refund of it fails (`FAILED`, `failureCode: refund_declined`) |
          *     | `0358` | approved; its refunds are answered later: `PENDING`, then `SUCCEEDED` within SANDBOX_ASYNC_REFUND_SECONDS |
          *     | a card whose expiry month has passed | declined: `expired_card` |
@@ -750,6 +817,46 @@ export interface webhooks {
          * @description A context's default was set or replaced; a replacement's `previous` names the card it replaced. Delivered to each enabled endpoint subscribed to `default_payment_method.set` or `*`.
          */
         post: operations["webhook.default_payment_method.set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mandate.created
+         * @description A payor's consent to later charges on a saved card was recorded; `object` is the mandate. Delivered to each enabled endpoint subscribed to `mandate.created` or `*`.
+         */
+        post: operations["webhook.mandate.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "mandate.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * mandate.revoked
+         * @description A mandate became INACTIVE (revoked, or its customer erased); no charge is made under it any more. `previous.status` is ACTIVE. Delivered to each enabled endpoint subscribed to `mandate.revoked` or `*`.
+         */
+        post: operations["webhook.mandate.revoked"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1074,7 +1181,7 @@ export interface components {
         ConfirmPaymentIntentRequest: {
             /**
              * Format: uuid
-             * @description A saved card of the intent's customer. May be left out when one is attached already (REQUIRES_CONFIRMATION).
+             * @description A saved card of the intent's customer. When left out: the card attached by an update, else the mandate's card (`mandateId`), else the customer's default card for the intent's `contextName`.
              */
             paymentMethodId?: string;
         };
@@ -1087,6 +1194,41 @@ export interface components {
         CreateCustomerRequest: {
             description?: string | null;
             externalReferenceId?: string | null;
+        };
+        /**
+         * @example {
+         *       "paymentMethodId": "019ab3c4-7a10-7b2c-8d3e-4f5a6b7c8d9e",
+         *       "standingInstructionType": "RECURRING",
+         *       "contextName": "gold-plan",
+         *       "maxAmount": 2500,
+         *       "consent": {
+         *         "acceptedAt": "2026-11-23T19:02:41.517Z",
+         *         "textVersion": "gold-plan-terms-v3",
+         *         "channel": "ONLINE",
+         *         "ipAddress": "203.0.113.7",
+         *         "userAgent": "Mozilla/5.0"
+         *       }
+         *     }
+         */
+        CreateMandateRequest: {
+            consent: components["schemas"]["MandateConsentRequest"];
+            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            contextName?: string;
+            /**
+             * Format: int32
+             * @description The most one charge under this mandate may be, in minor units.
+             */
+            maxAmount?: number;
+            /**
+             * Format: uuid
+             * @description The customer's saved card the mandate charges.
+             */
+            paymentMethodId: string;
+            /**
+             * @description RECURRING: charges at regular intervals (a subscription); INSTALLMENT: a fixed number of charges; UNSCHEDULED: charges when due (top-ups).
+             * @enum {string}
+             */
+            standingInstructionType: "INSTALLMENT" | "RECURRING" | "UNSCHEDULED";
         };
         /**
          * @example {
@@ -1119,6 +1261,8 @@ export interface components {
              * @enum {string}
              */
             captureMethod?: "MANUAL" | "AUTOMATIC";
+            /** @description Not in the spec: the integration context (e.g. a subscription's name) whose default card pays the intent when a confirm names no card and no mandate does. */
+            contextName?: string;
             currency: string;
             /**
              * Format: uuid
@@ -1129,14 +1273,23 @@ export interface components {
             email?: string;
             /** @description The caller's reference, e.g. its order's id. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
             externalReferenceId: string;
-            /** @description The mandate the payment is made under. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            /**
+             * Format: uuid
+             * @description An ACTIVE mandate of the intent's customer (POST /v1/customers/{id}/mandates): the payor's consent this charge is made under; its card pays when a confirm names none.
+             */
             mandateId?: string;
-            /** @default false */
+            /**
+             * @description A merchant-initiated charge, the payor absent: requires `mandateId`, and is confirmed by the server side only (docs/cards-on-file.md).
+             * @default false
+             */
             offSession?: boolean;
             /** Format: uuid */
             paymentMethodConfigurationId?: string;
             paymentMethodOptions?: components["schemas"]["PaymentMethodOptions"];
-            /** @enum {string} */
+            /**
+             * @description The kind of stored-credential charge; the mandate's when `mandateId` is given and this is not.
+             * @enum {string}
+             */
             standingInstructionType?: "INSTALLMENT" | "RECURRING" | "UNSCHEDULED";
         };
         /**
@@ -1211,7 +1364,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked")[];
             /**
              * Format: uri
              * @description Where deliveries are POSTed, stored and answered as the WHATWG URL parser normalizes it. `https` with a public host; plain `http` and private, loopback or link-local hosts (also as an IPv6 form that carries such an IPv4 address: compatible, mapped, NAT64, 6to4, Teredo; or a name with a trailing dot) only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). No credentials, white space or control characters. Redirects are not followed.
@@ -1375,7 +1528,7 @@ export interface components {
              * @description Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused. Each code with its HTTP status, messageKey and meaning: the served page /docs/errors; each operation's error answers show the codes it can carry, one example each.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are (the first 100). */
@@ -1393,7 +1546,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1452,7 +1605,7 @@ export interface components {
             /** @description The request that made the change (its X-Request-Id). */
             requestId: string | null;
             /** @enum {string} */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked";
         };
         /**
          * @example {
@@ -1551,13 +1704,136 @@ export interface components {
                 tokenType: "Bearer";
             };
         };
+        /**
+         * @example {
+         *       "id": "019ab3c6-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+         *       "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *       "paymentMethodId": "019ab3c4-7a10-7b2c-8d3e-4f5a6b7c8d9e",
+         *       "contextName": "gold-plan",
+         *       "standingInstructionType": "RECURRING",
+         *       "status": "ACTIVE",
+         *       "maxAmount": 2500,
+         *       "consent": {
+         *         "acceptedAt": "2026-11-23T19:02:41.517Z",
+         *         "textVersion": "gold-plan-terms-v3",
+         *         "channel": "ONLINE",
+         *         "ipAddress": "203.0.113.7",
+         *         "userAgent": "Mozilla/5.0"
+         *       },
+         *       "createdAt": "2026-11-23T19:02:42.001Z",
+         *       "revokedAt": null
+         *     }
+         */
+        Mandate: {
+            consent: {
+                /** @description ISO 8601 UTC with milliseconds, ending in Z. */
+                acceptedAt: string;
+                channel: ("ONLINE" | "IN_PERSON" | "PHONE") | null;
+                /** @description Null once the customer is erased. */
+                ipAddress: string | null;
+                textVersion: string;
+                /** @description Null once the customer is erased. */
+                userAgent: string | null;
+            };
+            contextName: string | null;
+            /** @description ISO 8601 UTC with milliseconds, ending in Z. */
+            createdAt: string;
+            /** Format: uuid */
+            customerId: string;
+            /** Format: uuid */
+            id: string;
+            maxAmount: number | null;
+            /**
+             * Format: uuid
+             * @description The card charged; it stays chargeable off-session while the mandate is ACTIVE, even once removed from the customer.
+             */
+            paymentMethodId: string;
+            /** @description When it became INACTIVE. */
+            revokedAt: string | null;
+            /** @enum {string} */
+            standingInstructionType: "INSTALLMENT" | "RECURRING" | "UNSCHEDULED";
+            /**
+             * @description ACTIVE until revoked; INACTIVE for good.
+             * @enum {string}
+             */
+            status: "ACTIVE" | "INACTIVE";
+        };
+        MandateConsentRequest: {
+            /**
+             * Format: date-time
+             * @description When the payor agreed, ISO 8601 with a time zone; not in the future (up to a minute of clock difference is taken).
+             */
+            acceptedAt: string;
+            /**
+             * @description Where the payor agreed.
+             * @enum {string}
+             */
+            channel?: "ONLINE" | "IN_PERSON" | "PHONE";
+            /** @description The payor's IP address when agreeing online. Personal data: cleared when the customer is erased. */
+            ipAddress?: string;
+            /** @description Which version of the agreement text the payor was shown, as the integration names it. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            textVersion: string;
+            /** @description The payor's browser when agreeing online. Personal data: cleared when the customer is erased. */
+            userAgent?: string;
+        };
+        MandateCreatedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Mandate"];
+            };
+            /** @constant */
+            type: "mandate.created";
+        };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "mandates": [
+         *         {
+         *           "id": "019ab3c6-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+         *           "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *           "paymentMethodId": "019ab3c4-7a10-7b2c-8d3e-4f5a6b7c8d9e",
+         *           "contextName": "gold-plan",
+         *           "standingInstructionType": "RECURRING",
+         *           "status": "ACTIVE",
+         *           "maxAmount": 2500,
+         *           "consent": {
+         *             "acceptedAt": "2026-11-23T19:02:41.517Z",
+         *             "textVersion": "gold-plan-terms-v3",
+         *             "channel": "ONLINE",
+         *             "ipAddress": "203.0.113.7",
+         *             "userAgent": "Mozilla/5.0"
+         *           },
+         *           "createdAt": "2026-11-23T19:02:42.001Z",
+         *           "revokedAt": null
+         *         }
+         *       ],
+         *       "hasMore": false
+         *     }
+         */
+        MandateList: {
+            /** @description Whether more mandates follow: ask again with `startingAfter` the last id of this page. */
+            hasMore: boolean;
+            /** @description Newest first. */
+            mandates: components["schemas"]["Mandate"][];
+            /**
+             * Format: int32
+             * @description Number of mandates in `mandates`: the page's length.
+             */
+            results: number;
+        };
+        MandateRevokedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Mandate"];
+            };
+            /** @constant */
+            type: "mandate.revoked";
+        };
         NestedErrorMessage: {
             /**
              * Format: int32
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -1573,7 +1849,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1650,6 +1926,7 @@ export interface components {
          *       "offSession": false,
          *       "latestPayment": null,
          *       "mandateId": null,
+         *       "contextName": null,
          *       "paymentMethodId": null,
          *       "lastPaymentError": null,
          *       "cancellationReason": null,
@@ -1693,6 +1970,8 @@ export interface components {
             cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
             /** @enum {string} */
             captureMethod: "MANUAL" | "AUTOMATIC";
+            /** @description Not in the spec: the context whose default card pays the intent when a confirm names none. */
+            contextName: string | null;
             /** @description ISO 8601 UTC with milliseconds, ending in Z. */
             creationDate: string;
             currency: string;
@@ -1770,6 +2049,8 @@ export interface components {
             cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
             /** @enum {string} */
             captureMethod: "MANUAL" | "AUTOMATIC";
+            /** @description Not in the spec: the context whose default card pays the intent when a confirm names none. */
+            contextName: string | null;
             /** @description ISO 8601 UTC with milliseconds, ending in Z. */
             creationDate: string;
             currency: string;
@@ -1824,6 +2105,7 @@ export interface components {
          *           "offSession": false,
          *           "latestPayment": null,
          *           "mandateId": null,
+         *           "contextName": null,
          *           "paymentMethodId": null,
          *           "lastPaymentError": null,
          *           "cancellationReason": null,
@@ -2134,6 +2416,8 @@ export interface components {
                  */
                 tip: number;
             };
+            /** @description Not in the spec: the context whose default card pays the intent; `null` clears it. */
+            contextName?: string | null;
             /** @description A customer of this location; `null` clears it. Another customer detaches an attached card (back to REQUIRES_PAYMENT_METHOD) unless `paymentMethodId` names one of the new customer's. */
             customerId?: string | null;
             /** @description `null` clears it. */
@@ -2185,7 +2469,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked")[];
             /**
              * @description DISABLED stops deliveries (they wait); ENABLED resumes them.
              * @enum {string}
@@ -2217,7 +2501,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed";
+            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked";
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -2270,7 +2554,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked")[];
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -2322,7 +2606,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked")[];
             /** Format: uuid */
             id: string;
             /** @description The signing secret (`whsec_` and base64): shown in this answer only. Verify deliveries with it (Standard Webhooks); after a rotation the previous secret keeps signing beside it for 24 hours. */
@@ -2445,6 +2729,23 @@ export interface components {
          *
          *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
          *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+         */
+        "Error404-2001-2002": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+         *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
          *     - `2003` PAYMENT_METHOD_NOT_OWNED: The payment method does not belong to this customer.
          */
         "Error404-2001-2002-2003": {
@@ -2478,6 +2779,23 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
+         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+         *     - `2010` MANDATE_NOT_FOUND: The mandate does not exist, or is not this customer's.
+         */
+        "Error404-2001-2010": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
          *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
          */
         "Error404-2006": {
@@ -2497,8 +2815,9 @@ export interface components {
          *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
          *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
          *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+         *     - `2010` MANDATE_NOT_FOUND: The mandate does not exist, or is not this customer's.
          */
-        "Error404-2006-2001-2002": {
+        "Error404-2006-2001-2002-2010": {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2514,8 +2833,9 @@ export interface components {
          *
          *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
          *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+         *     - `2010` MANDATE_NOT_FOUND: The mandate does not exist, or is not this customer's.
          */
-        "Error404-2006-2002": {
+        "Error404-2006-2002-2010": {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2687,6 +3007,43 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
+         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
+         *     - `3013` MANDATE_INACTIVE: The mandate was revoked: no payment is made under it any more. Ask the payor for a new consent (a new mandate).
+         *     - `3014` MANDATE_AMOUNT_EXCEEDED: The amount is more than the mandate's maxAmount allows for one charge.
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         */
+        "Error409-3002-3013-3014-3001": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         */
+        "Error409-3003": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
          *     - `3004` CARD_LIMIT_REACHED: The customer already holds the most saved cards allowed. Remove one before saving another.
          *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
          *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
@@ -2764,6 +3121,26 @@ export interface components {
          *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
          */
         "Error409-3008-3001-3003": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3013` MANDATE_INACTIVE: The mandate was revoked: no payment is made under it any more. Ask the payor for a new consent (a new mandate).
+         *     - `3014` MANDATE_AMOUNT_EXCEEDED: The amount is more than the mandate's maxAmount allows for one charge.
+         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         */
+        "Error409-3013-3014-3001-3003": {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2966,7 +3343,7 @@ export interface components {
         /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
         createdBefore: string;
         /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-        eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*";
+        eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*" | "mandate.*";
         /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
         IdempotencyKey: string;
         /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
@@ -3444,6 +3821,179 @@ export interface operations {
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
             404: components["responses"]["Error404-2001"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    listMandates: {
+        parameters: {
+            query?: {
+                /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdAfter?: components["parameters"]["createdAfter"];
+                /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdBefore?: components["parameters"]["createdBefore"];
+                /** @description Mandates per page, 1 to 100. */
+                limit?: number;
+                /** @description The last mandate of the previous page (its `id`): this page continues after it, newest first. */
+                startingAfter?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description The customer record. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of mandates. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MandateList"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    createMandate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description The customer record. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMandateRequest"];
+            };
+        };
+        responses: {
+            /** @description The mandate, ACTIVE. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001-2002"];
+            409: components["responses"]["Error409-3003"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getMandate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Customer identifier. */
+                id: string;
+                /** @description Mandate identifier. */
+                mandateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mandate. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001-2010"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    revokeMandate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Customer identifier. */
+                id: string;
+                /** @description Mandate identifier. */
+                mandateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mandate, INACTIVE. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mandate"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001-2010"];
+            409: components["responses"]["Error409-3003"];
+            422: components["responses"]["Error422-1007"];
             429: components["responses"]["Error429-4292"];
             500: components["responses"]["Error500-5000"];
             503: components["responses"]["Error503-5003-5006-5004"];
@@ -3956,8 +4506,8 @@ export interface operations {
             400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
-            404: components["responses"]["Error404-2001"];
-            409: components["responses"]["Error409-3001-3003"];
+            404: components["responses"]["Error404-2001-2010"];
+            409: components["responses"]["Error409-3013-3014-3001-3003"];
             413: components["responses"]["Error413-1005"];
             415: components["responses"]["Error415-1006"];
             422: components["responses"]["Error422-1007"];
@@ -4038,8 +4588,8 @@ export interface operations {
             400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
-            404: components["responses"]["Error404-2006-2001-2002"];
-            409: components["responses"]["Error409-3002-3001"];
+            404: components["responses"]["Error404-2006-2001-2002-2010"];
+            409: components["responses"]["Error409-3002-3013-3014-3001"];
             413: components["responses"]["Error413-1005"];
             415: components["responses"]["Error415-1006"];
             429: components["responses"]["Error429-4292"];
@@ -4169,8 +4719,8 @@ export interface operations {
             400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
             401: components["responses"]["Error401-4004-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
-            404: components["responses"]["Error404-2006-2002"];
-            409: components["responses"]["Error409-3002-3001"];
+            404: components["responses"]["Error404-2006-2002-2010"];
+            409: components["responses"]["Error409-3002-3013-3014-3001"];
             413: components["responses"]["Error413-1005"];
             415: components["responses"]["Error415-1006"];
             429: components["responses"]["Error429-4292"];
@@ -4687,6 +5237,52 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DefaultPaymentMethodSetEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.mandate.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MandateCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.mandate.revoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MandateRevokedEvent"];
             };
         };
         responses: {

@@ -6,8 +6,8 @@ import {
   findPaymentIntent,
   lockPaymentIntent,
   MAX_AMOUNT,
+  mandateOfIntent,
   move,
-  notTheCustomersCard,
   refuseUnless,
   statusConflict,
   stuckInProcessing,
@@ -17,12 +17,12 @@ import {
   type LatestPayment,
   type PaymentIntentRecord,
 } from '../../payment-intents';
-import { lockPaymentMethod } from '../../payment-methods';
 import type { AuthorizeOutcome, PaymentProcessor } from '../../payment-processor/payment-processor';
 import { processorKeys } from '../../payment-processor/payment-processor';
 import { inTransaction } from '../../platform/db/in-transaction';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { Logger } from '../../platform/logger';
+import { cardToCharge } from './card-to-charge';
 
 export interface CheckoutSettings {
   /** CAPTURE_WINDOW_SECONDS: an authorization not captured by then is voided. */
@@ -35,6 +35,12 @@ export interface CheckoutSettings {
 export interface CaptureInput {
   amountToCapture?: number | undefined;
   amountDetails?: { tip: number } | undefined;
+}
+
+/** What a confirm asks: the card to charge, if it names one, and whether the browser side asks (with the intent's session secret). */
+export interface ConfirmRequest {
+  paymentMethodId: string | undefined;
+  bySessionSecret: boolean;
 }
 
 /** The sweeps' batch: what one run takes on; the next run takes the rest. */
@@ -83,25 +89,25 @@ export class CheckoutFlow {
    * intent as it stands after that answer (still PROCESSING only if the
    * processor did not answer; the recovery sweep settles it later).
    */
-  async confirm(write: WriteContext, id: string, paymentMethodId: string | undefined): Promise<PaymentIntentRecord> {
+  async confirm(write: WriteContext, id: string, request: ConfirmRequest): Promise<PaymentIntentRecord> {
     const processing = await inTransaction(write.db, async (trx) => {
       const intent = await lockPaymentIntent(trx, write.locationId, id);
       if (intent === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
       refuseUnless('confirm', intent.status);
-      const cardId = paymentMethodId ?? intent.paymentMethodId;
-      if (cardId === null) {
-        throw new DomainError('VALIDATION_FAILED', { fieldName: 'paymentMethodId', message: 'Required: no card is attached to this payment intent.' });
+      if (intent.offSession && request.bySessionSecret) {
+        throw new DomainError('INSUFFICIENT_SCOPE', {
+          message:
+            'An off-session payment intent is a merchant-initiated charge: the server side confirms it (simplified-payments-integration.server:write), never the browser.',
+        });
       }
-      const card = intent.customerId === null ? undefined : await lockPaymentMethod(trx, write.locationId, intent.customerId, cardId);
-      if (card === undefined) {
-        throw notTheCustomersCard();
-      }
+      const mandate = await mandateOfIntent(trx, intent);
+      const card = await cardToCharge(trx, intent, mandate, request.paymentMethodId);
       const payment: LatestPayment = {
         id: uuidv7(),
         status: 'PENDING',
         amount: intent.amount,
         createdAt: new Date().toISOString(),
-        card: { brand: card.cardBrand, lastFour: card.lastFour, expiry: { month: card.expMonth, year: card.expYear } },
+        card: { brand: card.brand, lastFour: card.lastFour, expiry: { month: card.expMonth, year: card.expYear } },
       };
       const changes: IntentChanges = {
         status: 'PROCESSING',
@@ -250,6 +256,8 @@ export class CheckoutFlow {
         card: payment.card,
         capture: intent.captureMethod === 'AUTOMATIC',
         partialAuthorization: intent.partialAuthorization,
+        initiator: intent.offSession ? 'merchant' : 'customer',
+        mandateId: intent.mandateId,
       });
     } catch (error) {
       this.logger.warn(

@@ -22,7 +22,7 @@ export const confirmPaymentIntent = operation({
   operationId: 'confirmPaymentIntent',
   tag,
   summary: 'Confirm a payment intent: pay it with a saved card',
-  description: `Not in the spec. Pays the intent with \`paymentMethodId\`, a saved card of the intent's customer (404 otherwise), or the card attached by an update. The server side confirms with \`simplified-payments-integration.server:write\`; the browser side with \`simplified-payments-integration:read\` and the intent's own live \`Platform-Session-Secret\`.
+  description: `Not in the spec. Pays the intent with \`paymentMethodId\`, a saved card of the intent's customer (404 otherwise); when left out, the card attached by an update, else the card of the intent's mandate, else the customer's default card for the intent's \`contextName\` (400 naming \`paymentMethodId\` when none of them is). An off-session intent (a merchant-initiated charge) is confirmed by the server side only (403 for the browser), on its mandate's card, which stays chargeable while the mandate is ACTIVE even after the payor removes it; its mandate is checked again (409 \`MANDATE_INACTIVE\`, \`MANDATE_AMOUNT_EXCEEDED\`). The server side confirms with \`simplified-payments-integration.server:write\`; the browser side with \`simplified-payments-integration:read\` and the intent's own live \`Platform-Session-Secret\`.
 
 The intent moves to PROCESSING (committed before the processor is asked), then on the processor's answer to REQUIRES_CAPTURE (MANUAL: capture within CAPTURE_WINDOW_SECONDS, 300 by default, or it is voided), SUCCEEDED (AUTOMATIC), or back to REQUIRES_PAYMENT_METHOD with \`lastPaymentError\` (\`code\`, \`declineCode\`, \`message\`) on a decline. The answer is 200 with the intent as it stands after that answer, a decline included; it is PROCESSING only if the processor did not answer (the service settles it later, asking again with the same idempotency key). A second confirm, or two racing, authorize once: the other answers 409 naming the status the first one reached. Repeat a confirm that timed out by reading the intent, not by confirming again.
 
@@ -35,10 +35,20 @@ ${STATUS_TABLE_POINTER}`,
   params: paymentIntentParamsSchema,
   body: { schema: confirmPaymentIntentRequestSchema, optional: true },
   responses: { 200: { description: "The intent after the processor's answer (a decline included: see `lastPaymentError`).", schema: paymentIntentSchema } },
-  errors: ['PAYMENT_INTENT_NOT_FOUND', 'PAYMENT_METHOD_NOT_FOUND', 'SESSION_SECRET_INVALID', 'PAYMENT_INTENT_STATUS_CONFLICT', 'CONFLICT'],
-  handle: async ({ write, params, body }, { checkout }) => ({
+  errors: [
+    'PAYMENT_INTENT_NOT_FOUND',
+    'PAYMENT_METHOD_NOT_FOUND',
+    'MANDATE_NOT_FOUND',
+    'SESSION_SECRET_INVALID',
+    'INSUFFICIENT_SCOPE',
+    'PAYMENT_INTENT_STATUS_CONFLICT',
+    'MANDATE_INACTIVE',
+    'MANDATE_AMOUNT_EXCEEDED',
+    'CONFLICT',
+  ],
+  handle: async ({ write, params, body, bySessionSecret }, { checkout }) => ({
     status: 200,
-    body: toPaymentIntent(await checkout.confirm(write, params.id, body.paymentMethodId)),
+    body: toPaymentIntent(await checkout.confirm(write, params.id, { paymentMethodId: body.paymentMethodId, bySessionSecret })),
   }),
 });
 

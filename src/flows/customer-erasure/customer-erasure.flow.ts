@@ -3,6 +3,7 @@ import { erasePersonalDataFromEvents } from '../../change-log/event-erasure';
 import { recordEvents, type EventToRecord } from '../../change-log/record-events';
 import type { WriteContext } from '../../change-log/write-context';
 import { deleteCustomerLeavingItsId, lockCustomer } from '../../customers';
+import { activeMandatesOfCustomer, forgetConsentsOfCustomer, revokeMandate } from '../../mandates';
 import { forgetAnswersNaming } from '../../idempotency/idempotency-keys.repository';
 import { eraseIntentsOfCustomer, toPaymentIntentEventObject } from '../../payment-intents';
 import { deleteCardsOfCustomer, deleteDefaultsOfCustomer, toPaymentMethodData } from '../../payment-methods';
@@ -15,7 +16,8 @@ import { DomainError } from '../../platform/errors/domain-error';
  * cards removed, its intents cut from it and stripped of their e-mail (those
  * that can still move are canceled), the intents that were theirs before
  * stripped of their e-mail too, the personal fields of its events and of
- * every event of those intents nulled, the stored Idempotency-Key answers that name it or its intents
+ * every event of those intents nulled, its mandates revoked (each with its
+ * event) and their consents stripped of where they were given from, the stored Idempotency-Key answers that name it or its intents
  * forgotten, any record of a reference it shared, and then the customer
  * itself, leaving its id alone in `erased_customers` (so that a list walk
  * whose cursor it was goes on). Each removal records its event, and one
@@ -29,6 +31,10 @@ export class CustomerErasureFlow {
       const defaults = await deleteDefaultsOfCustomer(trx, locationId, id);
       const cards = await deleteCardsOfCustomer(trx, locationId, id);
       const { intentIds, canceled } = await eraseIntentsOfCustomer(trx, locationId, id);
+      const revokedAt = new Date();
+      for (const mandate of await activeMandatesOfCustomer(trx, locationId, id)) await revokeMandate({ ...write, db: trx }, mandate, revokedAt);
+      await forgetConsentsOfCustomer(trx, locationId, id);
+      // After the revocations: their events are scrubbed with the rest.
       await erasePersonalDataFromEvents(trx, locationId, id, intentIds);
       await forgetAnswersNaming(trx, locationId, [id, ...intentIds]);
       await deleteCustomerLeavingItsId(trx, locationId, id);

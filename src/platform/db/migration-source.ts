@@ -15,6 +15,7 @@ import * as refunds from '../../../migrations/20261130000000_refunds';
 import * as cardsLastUsed from '../../../migrations/20261130010000_cards_last_used';
 import * as overcapture from '../../../migrations/20261130020000_overcapture';
 import * as partialAuthorization from '../../../migrations/20261130030000_partial_authorization';
+import * as cardsOnFile from '../../../migrations/20261201000000_cards_on_file';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -43,6 +44,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261130010000_cards_last_used', cardsLastUsed],
   ['20261130020000_overcapture', overcapture],
   ['20261130030000_partial_authorization', partialAuthorization],
+  ['20261201000000_cards_on_file', cardsOnFile],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -89,6 +89,7 @@ export const ERROR_CATALOG = {
   EVENT_NOT_FOUND: { status: 404, code: 2007, message: 'The event does not exist (or is older than the retention period).' },
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, code: 2008, message: 'The webhook endpoint does not exist.' },
   REFUND_NOT_FOUND: { status: 404, code: 2009, message: 'The refund does not exist.' },
+  MANDATE_NOT_FOUND: { status: 404, code: 2010, message: "The mandate does not exist, or is not this customer's." },
   PAYMENT_INTENT_STATUS_CONFLICT: {
     status: 409,
     code: 3002,
@@ -148,6 +149,16 @@ export const ERROR_CATALOG = {
     status: 409,
     code: 3012,
     message: 'The processor refused to capture more than was authorized; the intent can still be captured for the authorized amount.',
+  },
+  MANDATE_INACTIVE: {
+    status: 409,
+    code: 3013,
+    message: 'The mandate was revoked: no payment is made under it any more. Ask the payor for a new consent (a new mandate).',
+  },
+  MANDATE_AMOUNT_EXCEEDED: {
+    status: 409,
+    code: 3014,
+    message: "The amount is more than the mandate's maxAmount allows for one charge.",
   },
   RATE_LIMITED: {
     status: 429,

@@ -6,6 +6,7 @@ import { pathParameters, type Operation } from '../../../src/api/operation';
 import { SCOPES, SCOPE } from '../../../src/auth/scopes';
 import { createCustomer, saveCard } from '../../factories/customers';
 import { LOCATION_HEADER, newLocation } from '../../factories/locations';
+import { createMandate } from '../../factories/mandates';
 import { startTestApp, type TestApp } from '../../support/test-app';
 
 /*
@@ -48,6 +49,8 @@ interface Records {
   /** An intent paid at once (SUCCEEDED), with a refund of part of it: what refunds act on. */
   paidIntentId: string;
   refundId: string;
+  /** An ACTIVE mandate of the customer on its card: what the mandates' operations act on. */
+  mandateId: string;
   /** The newest event of the location (the intent's creation). */
   eventId: string;
   endpointId: string;
@@ -78,6 +81,7 @@ async function freshRecords(operation: Operation<never>): Promise<Records> {
     .send({ paymentMethodId: card })
     .expect(200, /REQUIRES_CAPTURE/);
   const refunded = operation.path.includes('refunds') ? await paidAndRefunded(customer, card) : { paidIntentId: '', refundId: '' };
+  const mandate = operation.path.includes('mandates') ? (await createMandate(testApp, location, customer, card)).id : '';
   const events = await request(testApp.app).get('/v1/events?limit=1').set(testApp.as(location)).expect(200);
   const endpoint = await request(testApp.app)
     .post('/v1/webhook-endpoints')
@@ -92,6 +96,7 @@ async function freshRecords(operation: Operation<never>): Promise<Records> {
     sessionSecret: intent.body.sessionSecret,
     authorizedIntentId: authorized.body.id,
     ...refunded,
+    mandateId: mandate,
     eventId: events.body.events[0].id,
     endpointId: endpoint.body.id,
   };
@@ -123,6 +128,7 @@ function parameterValue(operation: Operation<never>, parameter: string, records:
   if (parameter === 'id') return records.customerId;
   if (parameter === 'paymentMethodId') return records.paymentMethodId;
   if (parameter === 'contextName') return records.contextName;
+  if (parameter === 'mandateId') return records.mandateId;
   throw new Error(`${operation.operationId}: no test record for the path parameter ${parameter}; add one here`);
 }
 
@@ -143,6 +149,7 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
   if (operation.path === '/v1/customers' && 'startingAfter' in query) query.startingAfter = records.customerId;
   if (operation.path === '/v1/payment-intents' && 'startingAfter' in query) query.startingAfter = records.authorizedIntentId;
   if (operation.path === '/v1/payment-intents/{id}/refunds' && 'startingAfter' in query) query.startingAfter = records.refundId;
+  if (operation.path === '/v1/customers/{id}/mandates' && 'startingAfter' in query) query.startingAfter = records.mandateId;
   const example = operation.body === undefined ? undefined : exampleOf(operation.body.schema);
   const body =
     example === undefined

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { createCustomer, saveCard } from '../../factories/customers';
 import { LOCATION_HEADER, newLocation } from '../../factories/locations';
+import { createMandate } from '../../factories/mandates';
 import { startTestApp, TEST_CORS_ORIGIN, type TestApp } from '../../support/test-app';
 
 let testApp: TestApp;
@@ -45,6 +46,7 @@ describe('POST /v1/payment-intents', () => {
       refundableAmount: 0,
       paymentMethodOptions: { card: { partialAuthorization: false } },
       amountRequested: null,
+      contextName: null,
     });
     expect(response.body.sessionSecret.startsWith(`PI_${response.body.id}_SECRET_`)).toBe(true);
   });
@@ -52,6 +54,8 @@ describe('POST /v1/payment-intents', () => {
   it('keeps every optional field, and reads back the same intent', async () => {
     const location = newLocation();
     const customer = await createCustomer(testApp, location);
+    const card = await saveCard(testApp, location, customer.id);
+    const mandate = await createMandate(testApp, location, customer.id, card.id);
     const body = {
       amount: 99_999_999,
       currency: 'CAD',
@@ -63,7 +67,8 @@ describe('POST /v1/payment-intents', () => {
       paymentMethodConfigurationId: '0190a6e4-0000-7000-8000-0000000000aa',
       standingInstructionType: 'RECURRING',
       offSession: true,
-      mandateId: 'mandate-1',
+      mandateId: mandate.id,
+      contextName: 'gold-plan',
     };
     const created = await createIntent(location, body).expect(201);
     const { paymentMethodConfigurationId, ...answeredAsGiven } = body;

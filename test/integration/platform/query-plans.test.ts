@@ -59,6 +59,14 @@ beforeAll(async () => {
   await db.knex.raw(`
     insert into sandbox_processor_operations (location_id, idempotency_key, operation, amount, outcome, state)
     select 'location-' || n % 20, gen_random_uuid() || ':1', 'authorize', 100, '{}', 'captured' from generate_series(1, ${CUSTOMERS}) n`);
+  // A mandate per card of one customer in three, half of them revoked.
+  await db.knex.raw(`
+    insert into mandates (location_id, id, customer_id, payment_method_id, standing_instruction_type, status, consent_accepted_at,
+                          consent_text_version, card, created_at, revoked_at)
+    select location_id, gen_random_uuid(), customer_id, id, 'RECURRING', case when active then 'ACTIVE' else 'INACTIVE' end, now(), 'v1',
+           case when active then '{"brand":"VISA","lastFour":"4242","expMonth":"12","expYear":"2030"}'::jsonb end, now(),
+           case when active then null else now() end
+      from (select *, random() < 0.5 as active from payment_methods where hashtext(customer_id::text) % 3 = 0) cards`);
   await db.knex.raw('analyze');
   testApp = await startTestApp({ database: db });
   db.knex.on('query', (query: { sql: string; bindings?: unknown[] }) => {
@@ -127,6 +135,41 @@ async function callEveryOperation(): Promise<void> {
       .expect(200, /REQUIRES_CAPTURE/);
     await api.post(`/v1/payment-intents/${paid.body.id}/${end}`).set(as).send({}).expect(200);
   }
+  // Cards on file: a mandate, its reads, an off-session charge on it and one on the context's default card, its revocation.
+  // At another location than the erasure's below, so that its statements meet the seeded history, not these intents' events.
+  const payor = seededCustomer(8);
+  const asPayor = testApp.as(payor.locationId);
+  const payorPath = `/v1/customers/${payor.id}`;
+  const mandate = await api
+    .post(`${payorPath}/mandates`)
+    .set(asPayor)
+    .send({
+      paymentMethodId: payor.cardIds[1],
+      standingInstructionType: 'RECURRING',
+      contextName: 'plans',
+      consent: { acceptedAt: '2026-11-01T00:00:00Z', textVersion: 'v1' },
+    })
+    .expect(201);
+  await api.get(`${payorPath}/mandates?limit=5`).set(asPayor).expect(200);
+  await api.get(`${payorPath}/mandates?limit=5&startingAfter=${mandate.body.id}`).set(asPayor).expect(200);
+  await api.get(`${payorPath}/mandates/${mandate.body.id}`).set(asPayor).expect(200);
+  const offSession = await api
+    .post('/v1/payment-intents')
+    .set(asPayor)
+    .send({ amount: 900, currency: 'USD', externalReferenceId: 'order-plans', customerId: payor.id, offSession: true, mandateId: mandate.body.id })
+    .expect(201);
+  await api
+    .post(`/v1/payment-intents/${offSession.body.id}/confirm`)
+    .set(asPayor)
+    .send({})
+    .expect(200, /REQUIRES_CAPTURE/);
+  const byContext = await api
+    .post('/v1/payment-intents')
+    .set(asPayor)
+    .send({ amount: 900, currency: 'USD', externalReferenceId: 'order-plans', customerId: payor.id, contextName: 'online-ordering' })
+    .expect(201);
+  await api.post(`/v1/payment-intents/${byContext.body.id}/confirm`).set(asPayor).send({}).expect(200);
+  await api.post(`${payorPath}/mandates/${mandate.body.id}/revoke`).set(asPayor).send({}).expect(200);
   await api.get('/v1/payment-intents?limit=5').set(as).expect(200);
   await api.get(`/v1/payment-intents?limit=5&startingAfter=${intent.body.id}`).set(as).expect(200);
   await api.get('/v1/payment-intents?status=SUCCEEDED').set(as).expect(200);
