@@ -22,6 +22,8 @@ export interface ServiceSettings {
   maxCardsPerCustomer: number;
   /** CAPTURE_WINDOW_SECONDS: an authorization is voided this long after it is made unless captured. */
   captureWindowSeconds: number;
+  /** INTENT_EXPIRY_HOURS: an intent still unpaid this long after its creation is canceled. */
+  intentExpiryHours: number;
   /** REFUND_WINDOW_DAYS: how long after its capture a payment may be refunded. */
   refundWindowDays: number;
   /** OVERCAPTURE_MAX_PERCENT: how far above the authorized amount a capture with the tip added may go. */
@@ -41,7 +43,11 @@ export function createServices(settings: ServiceSettings, parts: { processor: Pa
   return {
     customers: new CustomersService(),
     paymentMethods: new PaymentMethodsService({ maxCardsPerCustomer: settings.maxCardsPerCustomer }),
-    paymentIntents: new PaymentIntentsService({ currencies: settings.paymentCurrencies, sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000 }),
+    paymentIntents: new PaymentIntentsService({
+      currencies: settings.paymentCurrencies,
+      sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
+      expiryHours: settings.intentExpiryHours,
+    }),
     checkout: new CheckoutFlow(parts.processor, parts.logger, {
       captureWindowSeconds: settings.captureWindowSeconds,
       overcaptureMaxPercent: settings.overcaptureMaxPercent,

@@ -20,6 +20,7 @@ import { schedulePurge } from './platform/lifecycle/purge-schedule';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { checkoutSweeps } from './flows/checkout/checkout-sweeps';
 import { refundSweeps, sandboxRefundSettlesAfterMs } from './flows/refunds/refund-sweeps';
+import { intentExpirySweep } from './payment-intents/intent-expiry-sweep';
 import { SandboxProcessor } from './payment-processor/sandbox-processor';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { Readiness } from './platform/lifecycle/readiness';
@@ -70,6 +71,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
       captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
       refundWindowDays: config.REFUND_WINDOW_DAYS,
+      intentExpiryHours: config.INTENT_EXPIRY_HOURS,
       overcaptureMaxPercent: config.OVERCAPTURE_MAX_PERCENT,
       webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
@@ -105,6 +107,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
   });
   const refundSweep = refundSweeps(knex, services.refund, logger);
+  const expirySweep = intentExpirySweep(knex, services.paymentIntents, logger);
   const server = createHttpServer(app, {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
@@ -134,7 +137,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     alsoClose: metricsServer ? [metricsServer] : [],
     // Tracing last: it flushes the spans of what the others did.
-    background: [...(dispatcher ? [dispatcher] : []), sweeps, refundSweep, ...(tracing ? [tracing] : [])],
+    background: [...(dispatcher ? [dispatcher] : []), sweeps, refundSweep, expirySweep, ...(tracing ? [tracing] : [])],
   });
   metricsServer?.listen(config.METRICS_PORT, config.HOST);
   server.listen(config.PORT, config.HOST, () => {
@@ -144,6 +147,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     dispatcher?.start();
     sweeps.start();
     refundSweep.start();
+    expirySweep.start();
   });
 }
 

@@ -12,7 +12,7 @@ export const INTENT_OPERATIONS = ['update', 'confirm', 'capture', 'cancel', 'ref
 export type IntentOperation = (typeof INTENT_OPERATIONS)[number];
 
 /** What makes a move: an operation of the API, or the service itself (the processor's answer, the capture window, a customer's erasure). */
-export type MoveCause = IntentOperation | 'processor' | 'capture window' | 'erasure';
+export type MoveCause = IntentOperation | 'processor' | 'capture window' | 'expiry' | 'erasure';
 
 export interface IntentMove {
   by: MoveCause;
@@ -54,6 +54,12 @@ export const PAYMENT_INTENT_MOVES: readonly IntentMove[] = [
     from: ['REQUIRES_CAPTURE'],
     to: 'SUCCEEDED',
     when: 'the processor answers the void that it had captured it (a capture whose record was lost): the capture is recorded',
+  },
+  {
+    by: 'expiry',
+    from: UNPAID,
+    to: 'CANCELED',
+    when: 'still unpaid INTENT_EXPIRY_HOURS (24) after `creationDate`: `cancellationReason` EXPIRED, the session secret dead at once',
   },
   { by: 'erasure', from: UNPAID, to: 'CANCELED', when: "the intent's customer is erased (nothing is held at the processor)" },
   {

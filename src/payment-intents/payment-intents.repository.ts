@@ -7,7 +7,7 @@ import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLite
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
 import { statusesMovedBy, type PaymentIntentStatus } from './payment-intent-status';
 
-export const CANCELLATION_REASONS = ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED', 'AUTOMATIC'] as const;
+export const CANCELLATION_REASONS = ['DUPLICATE', 'FRAUDULENT', 'REQUESTED_BY_CUSTOMER', 'ABANDONED', 'AUTOMATIC', 'EXPIRED'] as const;
 export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
 
 export const PAYMENT_STATUSES = ['PENDING', 'AUTHORIZED', 'CAPTURED', 'FAILED', 'VOIDED'] as const;
@@ -340,15 +340,26 @@ export async function moveWithEvent(
   return row === undefined ? undefined : toRecord(row);
 }
 
+const DUE_AUTHORIZATIONS = preparedStatement(
+  'payment_intents_due_authorizations',
+  `select ${COLUMNS.join(', ')} from ${TABLE} where status = 'REQUIRES_CAPTURE' and capture_before <= now() order by capture_before limit ?`,
+);
+
 /** Authorizations whose capture window has ended, across locations (the sweep's), oldest first. */
 export async function dueAuthorizations(db: Knex, limit: number): Promise<PaymentIntentRecord[]> {
-  const rows = (await db(TABLE)
-    .select([...COLUMNS])
-    .where('status', 'REQUIRES_CAPTURE')
-    .where('capture_before', '<=', db.fn.now())
-    .orderBy('capture_before')
-    .limit(limit)) as PaymentIntentRow[];
-  return rows.map(toRecord);
+  return (await runPrepared<PaymentIntentRow>(db, DUE_AUTHORIZATIONS, [limit])).map(toRecord);
+}
+
+const DUE_EXPIRIES = preparedStatement(
+  'payment_intents_due_expiries',
+  `select ${COLUMNS.join(', ')} from ${TABLE}
+    where status in ('REQUIRES_PAYMENT_METHOD', 'REQUIRES_CONFIRMATION') and created_at <= now() - make_interval(hours => ?)
+    order by created_at limit ?`,
+);
+
+/** Unpaid intents made at least `expiryHours` ago, across locations (the expiry sweep's), oldest first. */
+export async function dueExpiries(db: Knex, expiryHours: number, limit: number): Promise<PaymentIntentRecord[]> {
+  return (await runPrepared<PaymentIntentRow>(db, DUE_EXPIRIES, [expiryHours, limit])).map(toRecord);
 }
 
 const STUCK_IN_PROCESSING = preparedStatement(

@@ -130,8 +130,8 @@ export const capturePaymentIntentRequestSchema = z
   })
   .meta({ id: 'CapturePaymentIntentRequest', example: { amountDetails: { tip: 200 } } });
 
-/** A caller's reasons; AUTOMATIC is the service's own (the capture window). */
-const REQUESTED_CANCELLATION_REASONS = CANCELLATION_REASONS.filter((reason) => reason !== 'AUTOMATIC');
+/** A caller's reasons; AUTOMATIC (the capture window) and EXPIRED (the intent's expiry) are the service's own. */
+const REQUESTED_CANCELLATION_REASONS = CANCELLATION_REASONS.filter((reason) => reason !== 'AUTOMATIC' && reason !== 'EXPIRED');
 
 export const cancelPaymentIntentRequestSchema = z
   .strictObject({
@@ -221,7 +221,9 @@ export const paymentIntentSchema = z
     contextName: z.string().nullable().meta({ description: 'Not in the spec: the context whose default card pays the intent when a confirm names none.' }),
     paymentMethodId: z.uuid().nullable().meta({ description: 'The saved card attached or paid with; cleared by a failed payment.' }),
     lastPaymentError: paymentErrorSchema.nullable().meta({ description: 'Why the latest payment failed; null once another confirm starts.' }),
-    cancellationReason: z.enum(CANCELLATION_REASONS).nullable().meta({ description: 'AUTOMATIC: voided by the service when the capture window ended.' }),
+    cancellationReason: z.enum(CANCELLATION_REASONS).nullable().meta({
+      description: 'AUTOMATIC: voided by the service when the capture window ended; EXPIRED: still unpaid INTENT_EXPIRY_HOURS after its creation.',
+    }),
     amountCaptured: int32(0, MAX_AMOUNT).meta({ description: 'Not in the spec: what was captured, in minor units (0 until the intent is SUCCEEDED).' }),
     amountRefunded: int32(0, MAX_AMOUNT).meta({
       description: 'Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).',

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import type { SessionGrant } from '../auth/session-grant';
 import { recordEvents } from '../change-log/record-events';
-import type { WriteContext } from '../change-log/write-context';
+import { serviceWrite, type WriteContext } from '../change-log/write-context';
 import { customerExists } from '../customers';
 import { lockPaymentMethod } from '../payment-methods';
 import { inTransaction } from '../platform/db/in-transaction';
@@ -11,6 +11,7 @@ import { mandateOfIntent } from './intent-mandate';
 import { move, notTheCustomersCard, refuseUnless } from './payment-intent-moves';
 import { FINAL_STATUSES } from './payment-intent-status';
 import {
+  dueExpiries,
   findPaymentIntent,
   insertPaymentIntent,
   listPaymentIntents,
@@ -27,7 +28,12 @@ export interface PaymentIntentSettings {
   /** ISO 4217 codes intents may use (PAYMENT_CURRENCIES). */
   currencies: readonly string[];
   sessionSecretTtlMs: number;
+  /** INTENT_EXPIRY_HOURS: an intent still unpaid this long after its creation is canceled. */
+  expiryHours: number;
 }
+
+/** The expiry sweep's batch: what one run takes on; the next run takes the rest. */
+const EXPIRY_BATCH = 100;
 
 /**
  * Payment intents, the record: create, read, list, and the update of an
@@ -97,6 +103,22 @@ export class PaymentIntentsService {
       });
     }
     return listPaymentIntents(db, locationId, query);
+  }
+
+  /**
+   * Cancels the intents still unpaid INTENT_EXPIRY_HOURS after their creation
+   * (`cancellationReason` EXPIRED, a `payment_intent.canceled` event), a batch
+   * at a time; answers how many. Each move is guarded by the status it was
+   * read in, so replicas sweeping at once, or a confirm racing the sweep,
+   * move an intent once. Nothing is held at the processor for an unpaid intent.
+   */
+  async expireDue(db: Knex): Promise<number> {
+    let expired = 0;
+    for (const intent of await dueExpiries(db, this.settings.expiryHours, EXPIRY_BATCH)) {
+      const step = { by: 'expiry', changes: { status: 'CANCELED', cancellationReason: 'EXPIRED' }, event: 'payment_intent.canceled' } as const;
+      if ((await move(serviceWrite(db, intent.locationId), intent, step)) !== undefined) expired += 1;
+    }
+    return expired;
   }
 
   /**

@@ -220,6 +220,8 @@ const environmentSchema = z
     SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /** An authorization not captured within this long is voided (the intent CANCELED, cancellationReason AUTOMATIC); Toast's five minutes by default. */
     CAPTURE_WINDOW_SECONDS: positiveInt.default(300),
+    /** An intent still unpaid this long after its creation is CANCELED, cancellationReason EXPIRED (Toast: "expires after 24 hours"). */
+    INTENT_EXPIRY_HOURS: positiveInt.max(8760).default(24),
     /** A payment may be refunded for this long after its capture (Toast's operator rule: 90 days); later, 409 REFUND_WINDOW_CLOSED. */
     REFUND_WINDOW_DAYS: positiveInt.default(90),
     /** A capture with the tip added (overcapture) may go this far above the authorized amount, in percent (card networks allow restaurants 20). */

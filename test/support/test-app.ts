@@ -13,6 +13,7 @@ import type { RateLimitSettings } from '../../src/platform/rate-limit/api-rate-l
 import type { Readiness } from '../../src/platform/lifecycle/readiness';
 import { createLogger } from '../../src/platform/logger';
 import type { CheckoutFlow } from '../../src/flows/checkout/checkout.flow';
+import type { PaymentIntentsService } from '../../src/payment-intents/payment-intents.service';
 import type { RefundFlow } from '../../src/flows/refunds/refund.flow';
 import { sandboxRefundSettlesAfterMs } from '../../src/flows/refunds/refund-sweeps';
 import type { PaymentProcessor } from '../../src/payment-processor/payment-processor';
@@ -43,6 +44,8 @@ export interface TestApp {
   metrics: Metrics | undefined;
   /** The checkout as the server's sweeps run it (capture window, recovery), on the app's processor and database. */
   checkout: CheckoutFlow;
+  /** The payment intents' record, as the server's expiry sweep runs it. */
+  paymentIntents: PaymentIntentsService;
   /** The refunds flow as the server's sweep runs it (PENDING refunds asked about again). */
   refund: RefundFlow;
   close(): Promise<void>;
@@ -117,6 +120,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       maxCardsPerCustomer: options.maxCardsPerCustomer ?? defaults.MAX_CARDS_PER_CUSTOMER,
       captureWindowSeconds: options.captureWindowSeconds ?? defaults.CAPTURE_WINDOW_SECONDS,
       refundWindowDays: defaults.REFUND_WINDOW_DAYS,
+      intentExpiryHours: defaults.INTENT_EXPIRY_HOURS,
       overcaptureMaxPercent: defaults.OVERCAPTURE_MAX_PERCENT,
       webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation ?? defaults.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
@@ -156,6 +160,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     adminAuthorization,
     metrics,
     checkout: services.checkout,
+    paymentIntents: services.paymentIntents,
     refund: services.refund,
     close: () => db.close(),
   };

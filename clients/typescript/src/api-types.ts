@@ -1966,8 +1966,8 @@ export interface components {
             amountRefunded: number;
             /** @description This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. Null otherwise. */
             amountRequested: number | null;
-            /** @description AUTOMATIC: voided by the service when the capture window ended. */
-            cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
+            /** @description AUTOMATIC: voided by the service when the capture window ended; EXPIRED: still unpaid INTENT_EXPIRY_HOURS after its creation. */
+            cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC" | "EXPIRED") | null;
             /** @enum {string} */
             captureMethod: "MANUAL" | "AUTOMATIC";
             /** @description Not in the spec: the context whose default card pays the intent when a confirm names none. */
@@ -2045,8 +2045,8 @@ export interface components {
             amountRefunded: number;
             /** @description This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. Null otherwise. */
             amountRequested: number | null;
-            /** @description AUTOMATIC: voided by the service when the capture window ended. */
-            cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC") | null;
+            /** @description AUTOMATIC: voided by the service when the capture window ended; EXPIRED: still unpaid INTENT_EXPIRY_HOURS after its creation. */
+            cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC" | "EXPIRED") | null;
             /** @enum {string} */
             captureMethod: "MANUAL" | "AUTOMATIC";
             /** @description Not in the spec: the context whose default card pays the intent when a confirm names none. */

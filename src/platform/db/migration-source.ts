@@ -16,6 +16,7 @@ import * as cardsLastUsed from '../../../migrations/20261130010000_cards_last_us
 import * as overcapture from '../../../migrations/20261130020000_overcapture';
 import * as partialAuthorization from '../../../migrations/20261130030000_partial_authorization';
 import * as cardsOnFile from '../../../migrations/20261201000000_cards_on_file';
+import * as intentExpiry from '../../../migrations/20261201010000_intent_expiry';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -45,6 +46,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261130020000_overcapture', overcapture],
   ['20261130030000_partial_authorization', partialAuthorization],
   ['20261201000000_cards_on_file', cardsOnFile],
+  ['20261201010000_intent_expiry', intentExpiry],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -177,6 +177,7 @@ async function callEveryOperation(): Promise<void> {
   await api.get('/v1/payment-intents?externalReferenceId=order-plans').set(as).expect(200);
   await testApp.checkout.voidExpiredAuthorizations(db.knex);
   await testApp.checkout.recoverProcessing(db.knex, 60);
+  await testApp.paymentIntents.expireDue(db.knex);
   // The change log those calls wrote, read back.
   await api.get('/v1/events?limit=5').set(as).expect(200);
   await api.get(`${customerPath}/events?limit=5`).set(as).expect(200);
