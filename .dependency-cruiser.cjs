@@ -7,7 +7,7 @@
  *   auth/, idempotency/, payment-processor/
  *   api/                 how an operation is declared and served
  *   the features         customers, payment-methods, payment-intents, events, webhooks
- *   flows/               work that spans features (customer erasure, the checkout)
+ *   flows/               work that spans features (customer erasure, the checkout, refunds, the sandbox clock)
  *   api-operations.ts, api-services.ts, docs/, app.ts, server.ts: the assembly
  *
  * Features stay apart: one reaches another only through that feature's
@@ -21,7 +21,8 @@
 const FEATURE_ORDER = {
   customers: [],
   'payment-methods': ['customers'],
-  'payment-intents': ['customers', 'payment-methods'],
+  mandates: ['customers', 'payment-methods'],
+  'payment-intents': ['customers', 'payment-methods', 'mandates'],
   refunds: ['payment-intents'],
   events: ['customers'],
   webhooks: [],

@@ -9,6 +9,8 @@ import type { CheckoutFlow } from './flows/checkout/checkout.flow';
 import { checkoutOperations } from './flows/checkout/checkout.operations';
 import type { CustomerErasureFlow } from './flows/customer-erasure/customer-erasure.flow';
 import type { RefundFlow } from './flows/refunds/refund.flow';
+import type { SandboxClockFlow } from './flows/sandbox-clock/sandbox-clock.flow';
+import { sandboxClockOperations } from './flows/sandbox-clock/sandbox-clock.operations';
 import { refundOperations } from './flows/refunds/refund.operations';
 import { customerErasureOperations } from './flows/customer-erasure/customer-erasure.operations';
 import type { MandatesService } from './mandates/mandates.service';
@@ -30,6 +32,8 @@ export interface ApiServices {
   refunds: RefundsService;
   refund: RefundFlow;
   mandates: MandatesService;
+  /** The locations' sandbox clocks: only while the sandbox processor is in use. */
+  sandboxClock: SandboxClockFlow | undefined;
   events: EventsService;
   webhookEndpoints: WebhookEndpointsService;
 }
@@ -50,4 +54,5 @@ export const API_OPERATIONS: readonly Operation<ApiServices>[] = [
   ...customerErasureOperations,
   ...eventsOperations,
   ...webhookEndpointsOperations,
+  ...sandboxClockOperations,
 ];

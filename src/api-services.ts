@@ -1,9 +1,12 @@
+import type { Knex } from 'knex';
 import type { ApiServices } from './api-operations';
 import { CustomersService } from './customers/customers.service';
 import { EventsService } from './events/events.service';
 import { CheckoutFlow } from './flows/checkout/checkout.flow';
 import { CustomerErasureFlow } from './flows/customer-erasure/customer-erasure.flow';
 import { RefundFlow } from './flows/refunds/refund.flow';
+import { SandboxClockFlow } from './flows/sandbox-clock/sandbox-clock.flow';
+import { SandboxClocks } from './platform/clock/sandbox-clocks';
 import { MandatesService } from './mandates/mandates.service';
 import { PaymentIntentsService } from './payment-intents/payment-intents.service';
 import type { PaymentProcessor } from './payment-processor/payment-processor';
@@ -39,22 +42,34 @@ export interface ServiceSettings {
  * app and to the work beside it (the checkout's sweeps), and the tests to
  * the app they start.
  */
-export function createServices(settings: ServiceSettings, parts: { processor: PaymentProcessor; logger: Logger }): ApiServices {
+export function createServices(settings: ServiceSettings, parts: { db: Knex; processor: PaymentProcessor; logger: Logger }): ApiServices {
+  const paymentIntents = new PaymentIntentsService({
+    currencies: settings.paymentCurrencies,
+    sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
+    expiryHours: settings.intentExpiryHours,
+  });
+  const checkout = new CheckoutFlow(parts.processor, parts.logger, {
+    captureWindowSeconds: settings.captureWindowSeconds,
+    overcaptureMaxPercent: settings.overcaptureMaxPercent,
+  });
+  const refund = new RefundFlow(parts.processor, parts.logger, { refundWindowDays: settings.refundWindowDays });
   return {
     customers: new CustomersService(),
     paymentMethods: new PaymentMethodsService({ maxCardsPerCustomer: settings.maxCardsPerCustomer }),
-    paymentIntents: new PaymentIntentsService({
-      currencies: settings.paymentCurrencies,
-      sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
-      expiryHours: settings.intentExpiryHours,
-    }),
-    checkout: new CheckoutFlow(parts.processor, parts.logger, {
-      captureWindowSeconds: settings.captureWindowSeconds,
-      overcaptureMaxPercent: settings.overcaptureMaxPercent,
-    }),
+    paymentIntents,
+    checkout,
     customerErasure: new CustomerErasureFlow(),
     refunds: new RefundsService(),
-    refund: new RefundFlow(parts.processor, parts.logger, { refundWindowDays: settings.refundWindowDays }),
+    refund,
+    sandboxClock:
+      parts.processor.name === 'sandbox'
+        ? new SandboxClockFlow(new SandboxClocks(parts.db), [
+            (db, locationId) => checkout.voidExpiredAuthorizations(db, locationId),
+            (db, locationId) => paymentIntents.expireDue(db, locationId),
+            // Every PENDING refund asked about, however recent: the clock has just moved past its time.
+            (db, locationId) => refund.settlePending(db, 0, locationId),
+          ])
+        : undefined,
     mandates: new MandatesService(),
     events: new EventsService(),
     webhookEndpoints: new WebhookEndpointsService({

@@ -28,6 +28,7 @@ import { requestLogger } from './platform/http/request-logger';
 import { loadShedding, type LoadSheddingSettings } from './platform/http/load-shedding';
 import { requestDeadline } from './platform/http/request-deadline';
 import { singleValuedHeaders } from './platform/http/single-valued-headers';
+import { onLocationClock } from './platform/clock/on-location-clock';
 import type { Logger } from './platform/logger';
 
 export interface AppDependencies {
@@ -102,7 +103,14 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   // its own access (api/access.ts).
   app.use(
     '/v1',
-    inOrder(noStore, authenticate(auth.verifier), locationHeader(), requireLocationEntitlement(), apiRateLimit(db, settings.rateLimit)),
+    inOrder(
+      noStore,
+      authenticate(auth.verifier),
+      locationHeader(),
+      requireLocationEntitlement(),
+      apiRateLimit(db, settings.rateLimit),
+      ...(services.sandboxClock ? [onLocationClock(services.sandboxClock.clocks)] : []),
+    ),
     apiRouter(API_OPERATIONS, {
       db,
       services,

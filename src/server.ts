@@ -21,6 +21,7 @@ import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { checkoutSweeps } from './flows/checkout/checkout-sweeps';
 import { refundSweeps, sandboxRefundSettlesAfterMs } from './flows/refunds/refund-sweeps';
 import { intentExpirySweep } from './payment-intents/intent-expiry-sweep';
+import { sandboxClockSweep } from './flows/sandbox-clock/sandbox-clock-sweep';
 import { SandboxProcessor } from './payment-processor/sandbox-processor';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { Readiness } from './platform/lifecycle/readiness';
@@ -76,7 +77,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
     },
-    { processor, logger },
+    { db: knex, processor, logger },
   );
   const app = createApp({
     db: knex,
@@ -108,6 +109,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
   });
   const refundSweep = refundSweeps(knex, services.refund, logger);
   const expirySweep = intentExpirySweep(knex, services.paymentIntents, logger);
+  const clockSweep = services.sandboxClock === undefined ? undefined : sandboxClockSweep(knex, services.sandboxClock, logger);
   const server = createHttpServer(app, {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
@@ -137,7 +139,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     alsoClose: metricsServer ? [metricsServer] : [],
     // Tracing last: it flushes the spans of what the others did.
-    background: [...(dispatcher ? [dispatcher] : []), sweeps, refundSweep, expirySweep, ...(tracing ? [tracing] : [])],
+    background: [...(dispatcher ? [dispatcher] : []), sweeps, refundSweep, expirySweep, ...(clockSweep ? [clockSweep] : []), ...(tracing ? [tracing] : [])],
   });
   metricsServer?.listen(config.METRICS_PORT, config.HOST);
   server.listen(config.PORT, config.HOST, () => {
@@ -148,6 +150,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     sweeps.start();
     refundSweep.start();
     expirySweep.start();
+    clockSweep?.start();
   });
 }
 

@@ -17,7 +17,7 @@ export interface EventToRecord {
 }
 
 /** An event row's columns, as both ways of recording one insert them. */
-const EVENT_COLUMNS = 'location_id, id, type, customer_id, request_id, idempotency_key, client_id, data';
+const EVENT_COLUMNS = 'location_id, id, type, customer_id, request_id, idempotency_key, client_id, data, created_at';
 
 /** The outbox rows of the events a CTE inserted (returning location_id, id): what the webhook fan-out takes. */
 const outboxOf = (inserted: string) => `insert into event_outbox (location_id, event_id) select location_id, id from ${inserted}`;
@@ -34,7 +34,7 @@ const INSERT_EVENTS = preparedStatement(
   'insert_events',
   `with inserted as (
      insert into events (${EVENT_COLUMNS})
-     select ?, e.id, e.type, e.customer_id, ?, ?, ?, ${dataOf('e.object', 'e.previous')}
+     select ?, e.id, e.type, e.customer_id, ?, ?, ?, ${dataOf('e.object', 'e.previous')}, now()
        from jsonb_to_recordset(?::jsonb) as e(id uuid, type text, customer_id uuid, object jsonb, previous jsonb)
      returning location_id, id
    )
@@ -84,7 +84,7 @@ export function statementRecordingEvent(name: string, parts: { write: string; ev
     `with ${parts.write},
      recorded_event as (
        insert into events (${EVENT_COLUMNS})
-       select ${source}.location_id, @event_id::uuid, @event_type, ${customerId}, @event_request_id, @event_idempotency_key, @event_client_id, ${data}
+       select ${source}.location_id, @event_id::uuid, @event_type, ${customerId}, @event_request_id, @event_idempotency_key, @event_client_id, ${data}, now()
          from ${source} ${where === undefined ? '' : `where ${where}`}
        returning location_id, id
      ),

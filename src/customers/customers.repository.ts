@@ -33,7 +33,8 @@ function toRecord(row: CustomerRow): CustomerRecord {
 
 const INSERT_OR_FIND_CUSTOMER = statementRecordingEvent('insert_or_find_customer', {
   write: `inserted as (
-     insert into customers (location_id, id, external_reference_id, description) values (@location_id, @id, @external_reference_id, @description)
+     insert into customers (location_id, id, external_reference_id, description, created_at, updated_at)
+     values (@location_id, @id, @external_reference_id, @description, now(), now())
      on conflict (location_id, external_reference_id) where external_reference_id is not null do nothing
      returning ${COLUMNS.join(', ')}
    )`,

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { recordEvents } from '../change-log/record-events';
 import type { WriteContext } from '../change-log/write-context';
+import { clockNow } from '../platform/clock/location-clock';
 import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import {
@@ -38,7 +39,7 @@ export class CustomersService {
       description: input.description ?? null,
     };
     // The event is written by the insert's own statement (the hottest write: one round trip), only if it inserts.
-    return insertOrFindCustomer(write.db, customer, { origin: write.origin, object: toCustomerResponse({ ...customer, createdAt: new Date() }) });
+    return insertOrFindCustomer(write.db, customer, { origin: write.origin, object: toCustomerResponse({ ...customer, createdAt: clockNow() }) });
   }
 
   /**

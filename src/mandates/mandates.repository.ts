@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { runRecording, statementRecordingEvent } from '../change-log/record-events';
 import type { WriteContext } from '../change-log/write-context';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
+import { isInTransaction } from '../platform/db/in-transaction';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import type { ConsentChannel, MandateCard, MandateRecord, MandateStatus, StandingInstructionType } from './mandate-record';
 import { toMandate } from './mandates.schemas';
@@ -150,8 +151,16 @@ const MANDATE_OF_CUSTOMER = preparedStatement(
   `select ${COLUMNS.join(', ')} from mandates where location_id = ? and customer_id = ? and id = ?`,
 );
 
+const MANDATE_OF_CUSTOMER_FOR_SHARE = preparedStatement('mandate_of_customer_for_share', `${MANDATE_OF_CUSTOMER.text} for share`);
+
+/**
+ * The customer's mandate; in a transaction, locked against a revocation
+ * until it ends: a charge decided under an ACTIVE mandate is committed
+ * before a racing revocation is, never after it.
+ */
 export async function findMandate(db: Knex, locationId: string, customerId: string, id: string): Promise<MandateRecord | undefined> {
-  const [row] = await runPrepared<MandateRow>(db, MANDATE_OF_CUSTOMER, [locationId, customerId, id]);
+  const statement = isInTransaction(db) ? MANDATE_OF_CUSTOMER_FOR_SHARE : MANDATE_OF_CUSTOMER;
+  const [row] = await runPrepared<MandateRow>(db, statement, [locationId, customerId, id]);
   return row === undefined ? undefined : toRecord(row);
 }
 

@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { WriteContext } from '../change-log/write-context';
 import { customerExists } from '../customers';
 import type { PageQuery } from '../platform/db/cursor-page';
+import { clockNow } from '../platform/clock/location-clock';
 import { DomainError } from '../platform/errors/domain-error';
 import { createMandate, findMandate, listMandates, revokeMandate, type MandateRecord } from './mandates.repository';
 import type { CreateMandateInput } from './mandates.schemas';
@@ -18,7 +19,7 @@ const ACCEPTED_AT_TOLERANCE_MS = 60_000;
 export class MandatesService {
   async create(write: WriteContext, customerId: string, input: CreateMandateInput): Promise<MandateRecord> {
     const acceptedAt = new Date(input.consent.acceptedAt);
-    const now = new Date();
+    const now = clockNow();
     if (acceptedAt.getTime() > now.getTime() + ACCEPTED_AT_TOLERANCE_MS) {
       throw new DomainError('VALIDATION_FAILED', { fieldName: 'consent.acceptedAt', message: 'Must not be in the future: when the payor agreed.' });
     }
@@ -70,6 +71,6 @@ export class MandatesService {
     const mandate = await this.get(write.db, write.locationId, customerId, id);
     if (mandate.status === 'INACTIVE') return mandate;
     // A concurrent revocation may win: then it recorded the event, and this one answers the mandate as that left it.
-    return (await revokeMandate(write, mandate, new Date())) ?? this.get(write.db, write.locationId, customerId, id);
+    return (await revokeMandate(write, mandate, clockNow())) ?? this.get(write.db, write.locationId, customerId, id);
   }
 }

@@ -233,8 +233,8 @@ function columnsOf(changes: IntentChanges): Record<string, unknown> {
  */
 const INSERT_PAYMENT_INTENT = namedStatement(
   'insert_payment_intent',
-  `insert into ${TABLE} (${INSERTED_COLUMNS.join(', ')})
-   select ${INSERTED_COLUMNS.map((column) => `@${column}`).join(', ')}
+  `insert into ${TABLE} (${INSERTED_COLUMNS.join(', ')}, created_at, updated_at)
+   select ${INSERTED_COLUMNS.map((column) => `@${column}`).join(', ')}, now(), now()
    where @customer_id::uuid is null or exists (select 1 from customers where location_id = @location_id and id = @customer_id::uuid)
    returning ${COLUMNS.join(', ')}`,
 );
@@ -345,9 +345,22 @@ const DUE_AUTHORIZATIONS = preparedStatement(
   `select ${COLUMNS.join(', ')} from ${TABLE} where status = 'REQUIRES_CAPTURE' and capture_before <= now() order by capture_before limit ?`,
 );
 
-/** Authorizations whose capture window has ended, across locations (the sweep's), oldest first. */
-export async function dueAuthorizations(db: Knex, limit: number): Promise<PaymentIntentRecord[]> {
-  return (await runPrepared<PaymentIntentRow>(db, DUE_AUTHORIZATIONS, [limit])).map(toRecord);
+const DUE_AUTHORIZATIONS_AT = preparedStatement(
+  'payment_intents_due_authorizations_at',
+  `select ${COLUMNS.join(', ')} from ${TABLE}
+    where status = 'REQUIRES_CAPTURE' and capture_before <= now() and location_id = ? order by capture_before limit ?`,
+);
+
+/**
+ * Authorizations whose capture window has ended, oldest first: across
+ * locations (the sweep's), or at one location (its sandbox clock's rules).
+ */
+export async function dueAuthorizations(db: Knex, limit: number, locationId?: string): Promise<PaymentIntentRecord[]> {
+  const rows =
+    locationId === undefined
+      ? await runPrepared<PaymentIntentRow>(db, DUE_AUTHORIZATIONS, [limit])
+      : await runPrepared<PaymentIntentRow>(db, DUE_AUTHORIZATIONS_AT, [locationId, limit]);
+  return rows.map(toRecord);
 }
 
 const DUE_EXPIRIES = preparedStatement(
@@ -357,9 +370,20 @@ const DUE_EXPIRIES = preparedStatement(
     order by created_at limit ?`,
 );
 
-/** Unpaid intents made at least `expiryHours` ago, across locations (the expiry sweep's), oldest first. */
-export async function dueExpiries(db: Knex, expiryHours: number, limit: number): Promise<PaymentIntentRecord[]> {
-  return (await runPrepared<PaymentIntentRow>(db, DUE_EXPIRIES, [expiryHours, limit])).map(toRecord);
+const DUE_EXPIRIES_AT = preparedStatement(
+  'payment_intents_due_expiries_at',
+  `select ${COLUMNS.join(', ')} from ${TABLE}
+    where status in ('REQUIRES_PAYMENT_METHOD', 'REQUIRES_CONFIRMATION') and created_at <= now() - make_interval(hours => ?) and location_id = ?
+    order by created_at limit ?`,
+);
+
+/** Unpaid intents made at least `expiryHours` ago, oldest first: across locations (the expiry sweep's), or at one location. */
+export async function dueExpiries(db: Knex, expiryHours: number, limit: number, locationId?: string): Promise<PaymentIntentRecord[]> {
+  const rows =
+    locationId === undefined
+      ? await runPrepared<PaymentIntentRow>(db, DUE_EXPIRIES, [expiryHours, limit])
+      : await runPrepared<PaymentIntentRow>(db, DUE_EXPIRIES_AT, [expiryHours, locationId, limit]);
+  return rows.map(toRecord);
 }
 
 const STUCK_IN_PROCESSING = preparedStatement(

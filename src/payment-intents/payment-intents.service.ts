@@ -5,6 +5,7 @@ import { recordEvents } from '../change-log/record-events';
 import { serviceWrite, type WriteContext } from '../change-log/write-context';
 import { customerExists } from '../customers';
 import { lockPaymentMethod } from '../payment-methods';
+import { clockNow } from '../platform/clock/location-clock';
 import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import { mandateOfIntent } from './intent-mandate';
@@ -112,9 +113,9 @@ export class PaymentIntentsService {
    * read in, so replicas sweeping at once, or a confirm racing the sweep,
    * move an intent once. Nothing is held at the processor for an unpaid intent.
    */
-  async expireDue(db: Knex): Promise<number> {
+  async expireDue(db: Knex, locationId?: string): Promise<number> {
     let expired = 0;
-    for (const intent of await dueExpiries(db, this.settings.expiryHours, EXPIRY_BATCH)) {
+    for (const intent of await dueExpiries(db, this.settings.expiryHours, EXPIRY_BATCH, locationId)) {
       const step = { by: 'expiry', changes: { status: 'CANCELED', cancellationReason: 'EXPIRED' }, event: 'payment_intent.canceled' } as const;
       if ((await move(serviceWrite(db, intent.locationId), intent, step)) !== undefined) expired += 1;
     }
@@ -188,7 +189,7 @@ export class PaymentIntentsService {
     const intent = await findPaymentIntent(db, locationId, intentId);
     if (intent === undefined || !sameSessionSecret(secret, intent.sessionSecret)) return undefined;
     if (FINAL_STATUSES.includes(intent.status)) return undefined;
-    if (Date.now() - intent.createdAt.getTime() > this.settings.sessionSecretTtlMs) return undefined;
+    if (clockNow().getTime() - intent.createdAt.getTime() > this.settings.sessionSecretTtlMs) return undefined;
     return { intentId: intent.id, customerId: intent.customerId };
   }
 }

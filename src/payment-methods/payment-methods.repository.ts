@@ -86,8 +86,8 @@ export async function lockCustomerForCards(trx: Knex.Transaction, locationId: st
 const UPSERT_PAYMENT_METHOD = namedStatement(
   'upsert_payment_method',
   `insert into payment_methods
-       (location_id, id, customer_id, type, card_brand, last_four, exp_month, exp_year, fingerprint)
-     select c.location_id, @id, c.id, @type, @card_brand, @last_four, @exp_month, @exp_year, @fingerprint
+       (location_id, id, customer_id, type, card_brand, last_four, exp_month, exp_year, fingerprint, created_at, updated_at)
+     select c.location_id, @id, c.id, @type, @card_brand, @last_four, @exp_month, @exp_year, @fingerprint, now(), now()
        from customers c
       where c.location_id = @location_id and c.id = @customer_id
         and ((select count(*) from payment_methods pm where pm.location_id = c.location_id and pm.customer_id = c.id) < @max_cards

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { clockNow } from '../platform/clock/location-clock';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import type {
   AuthorizeOutcome,
@@ -94,7 +95,7 @@ export class SandboxProcessor implements PaymentProcessor {
   constructor(
     private readonly db: Knex,
     private readonly settings: SandboxSettings,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: () => Date = clockNow,
   ) {}
 
   async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { runRecording, statementRecordingEvent } from '../change-log/record-events';
 import type { WriteContext } from '../change-log/write-context';
+import { clockNow } from '../platform/clock/location-clock';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import type { RefundRecord } from './refund-record';
@@ -81,7 +82,7 @@ export async function createPendingRefund(
   write: WriteContext,
   refund: { id: string; paymentIntentId: string; amount: number; reason: RefundReason | null; refundableIn: readonly string[] },
 ): Promise<RefundRecord | undefined> {
-  const createdAt = new Date();
+  const createdAt = clockNow();
   const record: RefundRecord = {
     locationId: write.locationId,
     id: refund.id,
@@ -180,7 +181,21 @@ const PENDING_REFUNDS = preparedStatement(
     order by updated_at limit ?`,
 );
 
-/** PENDING refunds not changed for `olderThanSeconds`, across locations, oldest first: the sweep asks the processor about them. */
-export async function pendingRefunds(db: Knex, olderThanSeconds: number, limit: number): Promise<RefundRecord[]> {
-  return (await runPrepared<RefundRow>(db, PENDING_REFUNDS, [olderThanSeconds, limit])).map(toRecord);
+const PENDING_REFUNDS_AT = preparedStatement(
+  'pending_refunds_at',
+  `select ${COLUMNS.join(', ')} from ${TABLE}
+    where status = 'PENDING' and updated_at < now() - make_interval(secs => ?) and location_id = ?
+    order by updated_at limit ?`,
+);
+
+/**
+ * PENDING refunds not changed for `olderThanSeconds`, oldest first, across
+ * locations or at one: the sweep (or a sandbox clock's rules) asks the processor about them.
+ */
+export async function pendingRefunds(db: Knex, olderThanSeconds: number, limit: number, locationId?: string): Promise<RefundRecord[]> {
+  const rows =
+    locationId === undefined
+      ? await runPrepared<RefundRow>(db, PENDING_REFUNDS, [olderThanSeconds, limit])
+      : await runPrepared<RefundRow>(db, PENDING_REFUNDS_AT, [olderThanSeconds, locationId, limit]);
+  return rows.map(toRecord);
 }

@@ -33,6 +33,9 @@ interface Known {
   customers: string[];
   cards: string[];
   intents: string[];
+  mandates: string[];
+  /** Each mandate's customer: an off-session intent is mostly made for it. */
+  mandateOwners: Record<string, string>;
 }
 
 type IdPick = { kind: 'known'; index: number } | { kind: 'literal'; value: string };
@@ -108,6 +111,13 @@ const validIntentUpdate = fc.record(
   { requiredKeys: [] },
 );
 
+/** A consent given before any clock of the sequence, as a mandate records it. */
+const validMandate = fc.record({
+  standingInstructionType: fc.constantFrom('RECURRING', 'INSTALLMENT', 'UNSCHEDULED'),
+  maxAmount: fc.integer({ min: 1, max: 5000 }),
+  consent: fc.record({ acceptedAt: fc.constant('2026-11-01T00:00:00Z'), textVersion: fc.constantFrom('v1', 'v2'), ipAddress: fc.constant('203.0.113.7') }),
+});
+
 type Step =
   | { op: 'createCustomer'; body: unknown }
   | { op: 'findCustomers'; reference: string }
@@ -134,7 +144,12 @@ type Step =
   | { op: 'listRefunds'; intent: IdPick }
   | { op: 'listIntents'; status: string | null }
   | { op: 'listEvents'; type: string | null; customer: IdPick | null }
-  | { op: 'customerEvents'; customer: IdPick };
+  | { op: 'customerEvents'; customer: IdPick }
+  | { op: 'createMandate'; customer: IdPick; card: IdPick; body: unknown }
+  | { op: 'revokeMandate'; customer: IdPick; mandate: IdPick }
+  | { op: 'createOffSessionIntent'; customer: IdPick; mandate: IdPick | null; amount: number; confirm: boolean }
+  | { op: 'confirmLatestIntent' }
+  | { op: 'advanceClock'; seconds: number };
 
 const context = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('web', 'kiosk') }, { weight: 1, arbitrary: fc.constantFrom('x'.repeat(256), 'a\u0001') });
 /** Whether setDefault sends a malformed paymentMethodId; mostly not, so that defaults get set. */
@@ -211,6 +226,23 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('customerEvents' as const), customer: idPick }) },
+  // Cards on file: mandates made and revoked, charges under them, and the sandbox clock moved past every time window.
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('createMandate' as const), customer: idPick, card: idPick, body: bodyArbitrary(validMandate) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('revokeMandate' as const), customer: idPick, mandate: idPick }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant('createOffSessionIntent' as const),
+      customer: idPick,
+      mandate: fc.option(idPick, { nil: null }),
+      amount: fc.integer({ min: 1, max: 6000 }),
+      // Half the time confirmed in the same step, as a subscription's server does.
+      confirm: fc.boolean(),
+    }),
+  },
+  // The intent made last (often an off-session one), confirmed without a card: its mandate's, or its context's.
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('confirmLatestIntent' as const) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('advanceClock' as const), seconds: fc.constantFrom(60, 301, 3_600, 86_400, 7_776_000, 0, 31_536_001) }) },
 );
 
 /** Who asks, and for which location. */
@@ -344,6 +376,35 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
         .set(headers);
     case 'customerEvents':
       return app.get(`/v1/customers/${customer}/events`).query({ limit: 100 }).set(headers);
+    case 'createMandate': {
+      const isObject = step.body !== null && typeof step.body === 'object' && !Array.isArray(step.body);
+      const body = isObject ? { paymentMethodId: pickId(step.card, known.cards), ...(step.body as object) } : step.body;
+      return json(app.post(`/v1/customers/${customer}/mandates`).set(headers), body);
+    }
+    case 'revokeMandate': {
+      const mandate = pickId(step.mandate, known.mandates);
+      // Mostly by its own customer, so that revocations happen; sometimes another's (404).
+      const owner = step.customer.kind === 'known' && step.customer.index % 4 !== 0 ? known.mandateOwners[mandate] : undefined;
+      return json(app.post(`/v1/customers/${owner ?? customer}/mandates/${mandate}/revoke`).set(headers), {});
+    }
+    case 'createOffSessionIntent': {
+      const mandate = step.mandate === null ? undefined : pickId(step.mandate, known.mandates);
+      return json(app.post('/v1/payment-intents').set(headers), {
+        amount: step.amount,
+        currency: 'USD',
+        externalReferenceId: 'sub-1',
+        // Mostly for the mandate's own customer, so that charges under it go through; sometimes another's.
+        customerId:
+          (step.customer.kind === 'known' && step.customer.index % 4 !== 0 && mandate !== undefined ? known.mandateOwners[mandate] : undefined) ?? customer,
+        captureMethod: 'AUTOMATIC',
+        offSession: true,
+        ...(mandate === undefined ? {} : { mandateId: mandate }),
+      });
+    }
+    case 'confirmLatestIntent':
+      return json(app.post(`/v1/payment-intents/${known.intents.at(-1) ?? randomUUID()}/confirm`).set(headers), {});
+    case 'advanceClock':
+      return json(app.post('/v1/sandbox/clock/advance').set(headers), { seconds: step.seconds });
   }
 }
 
@@ -353,6 +414,33 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
  * other held to no 5xx here.
  */
 async function sendStep(step: Step, known: Known, headers: Record<string, string>): Promise<request.Response> {
+  if (step.op === 'createOffSessionIntent' && step.confirm) {
+    const created = await send(step, known, headers);
+    if (created.status !== 201) return created;
+    return json(
+      request(testApp.app)
+        .post(`/v1/payment-intents/${created.body.id as string}/confirm`)
+        .set(headers),
+      {},
+    );
+  }
+  if (step.op === 'revokeMandate') {
+    const revoked = await send(step, known, headers);
+    if (revoked.status !== 200) return revoked;
+    // Then a charge under it, at once: refused (409), however the mandate was revoked.
+    const body = revoked.body as { id: string; customerId: string };
+    const charge = { amount: 100, currency: 'USD', externalReferenceId: 'after-revoke', customerId: body.customerId, offSession: true, mandateId: body.id };
+    const { 'Idempotency-Key': _revokesKey, ...unkeyed } = headers;
+    const created = await json(request(testApp.app).post('/v1/payment-intents').set(unkeyed), charge);
+    if (created.status === 201)
+      await json(
+        request(testApp.app)
+          .post(`/v1/payment-intents/${created.body.id as string}/confirm`)
+          .set(unkeyed),
+        {},
+      );
+    return revoked;
+  }
   if (step.op !== 'confirmRacingErasure') return send(step, known, headers);
   const [confirmed, erased] = await Promise.all([
     send(step, known, headers),
@@ -375,6 +463,7 @@ interface Snapshot {
   defaults: Row[];
   intents: Row[];
   refunds: Row[];
+  mandates: Row[];
   eventIds: Set<string>;
 }
 
@@ -385,11 +474,13 @@ async function snapshot(): Promise<Snapshot> {
     ['default_payment_methods', ['location_id', 'customer_id', 'context_name']],
     ['payment_intents', ['location_id', 'id']],
     ['refunds', ['location_id', 'id']],
+    ['mandates', ['location_id', 'id']],
+    ['sandbox_clocks', ['location_id']],
   ];
   const rows = await Promise.all(tables.map(([table, order]) => testApp.db.knex(table).select('*').orderBy(order)));
   const events = (await testApp.db.knex('events').select('id')) as Array<{ id: string }>;
-  const [customers, cards, defaults, intents, refunds] = rows as [Row[], Row[], Row[], Row[], Row[]];
-  return { text: JSON.stringify(rows), customers, cards, defaults, intents, refunds, eventIds: new Set(events.map(({ id }) => id)) };
+  const [customers, cards, defaults, intents, refunds, mandates] = rows as [Row[], Row[], Row[], Row[], Row[], Row[]];
+  return { text: JSON.stringify(rows), customers, cards, defaults, intents, refunds, mandates, eventIds: new Set(events.map(({ id }) => id)) };
 }
 
 /** Rows by key: added, removed, and kept (before and after). */
@@ -425,7 +516,12 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
     ...defaults.added.map((row) => event(row, 'default_payment_method.set')),
     ...defaults.removed.map((row) => event(row, 'default_payment_method.removed')),
     ...defaults.kept.filter(([was, is]) => was.payment_method_id !== is.payment_method_id).map(([, row]) => event(row, 'default_payment_method.set')),
-    ...intents.added.map((row) => `${row.location_id as string} payment_intent.created ${(row.customer_id as string | null) ?? 'none'}`),
+    ...intents.added.flatMap((row) =>
+      // Made and confirmed in one step (a charge under a mandate): its creation, then its confirm's events.
+      ['payment_intent.created', ...intentEventTypes({ ...row, payment_attempts: 0 }, row, [])].map(
+        (type) => `${row.location_id as string} ${type} ${(row.customer_id as string | null) ?? 'none'}`,
+      ),
+    ),
     ...intents.kept.flatMap(([was, is]) =>
       intentEventTypes(was, is, customers.removed).map(
         (type) => `${is.location_id as string} ${type} ${(eventCustomerOf(was, is, customers.removed) as string | null) ?? 'none'}`,
@@ -438,6 +534,17 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
       const settled = refund.status === 'PENDING' ? [] : [`refund.${(refund.status as string).toLowerCase()}`];
       return ['refund.created', ...settled].map((type) => whose.replace('%s', type));
     }),
+    // A PENDING refund settled by a later step (a clock advanced past its time).
+    ...diff(before.refunds, after.refunds, byId)
+      .kept.filter(([was, is]) => was.status === 'PENDING' && is.status !== 'PENDING')
+      .map(([, refund]) => {
+        const intent = after.intents.find((row) => row.location_id === refund.location_id && row.id === refund.payment_intent_id) as Row;
+        return `${refund.location_id as string} refund.${(refund.status as string).toLowerCase()} ${(intent.customer_id as string | null) ?? 'none'}`;
+      }),
+    ...diff(before.mandates, after.mandates, byId).added.map((row) => event(row, 'mandate.created')),
+    ...diff(before.mandates, after.mandates, byId)
+      .kept.filter(([was, is]) => was.status === 'ACTIVE' && is.status === 'INACTIVE')
+      .map(([, row]) => event(row, 'mandate.revoked')),
   ].sort();
 }
 
@@ -619,13 +726,65 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
   expect((shared.rows as Array<{ count: number }>)[0]?.count).toBe(0);
 }
 
+/** Each location's sandbox clock, read before a step: nothing the step writes may be stamped earlier. */
+async function clockReadings(): Promise<Map<string, number>> {
+  const readings = await Promise.all(
+    LOCATIONS.map(async (location) => {
+      const clock = await request(testApp.app).get('/v1/sandbox/clock').set(testApp.as(location)).expect(200);
+      return [location, Date.parse(clock.body.now as string)] as const;
+    }),
+  );
+  return new Map(readings);
+}
+
+/**
+ * Cards on file: no off-session authorization without an ACTIVE mandate of
+ * the intent's customer at that moment (before the step that confirmed it),
+ * and no record or event of a location stamped behind its clock's reading
+ * taken before the step that made it.
+ */
+async function checkCardsOnFile(step: Step, before: Snapshot, clocks: Map<string, number>): Promise<void> {
+  const after = await snapshot();
+  const byId = (row: Row) => `${row.location_id as string}/${row.id as string}`;
+  const intents = diff(before.intents, after.intents, byId);
+  const charged = [...intents.kept, ...intents.added.map((row): [Row, Row] => [{ ...row, payment_attempts: 0 }, row])].filter(
+    ([was, is]) => is.off_session === true && (is.payment_attempts as number) > (was.payment_attempts as number),
+  );
+  for (const [was, is] of charged) {
+    const mandate = before.mandates.find((row) => row.location_id === is.location_id && row.id === is.mandate_id);
+    expect({ step: step.op, intent: is.id, mandate: mandate?.status, of: mandate?.customer_id }).toEqual({
+      step: step.op,
+      intent: is.id,
+      mandate: 'ACTIVE',
+      of: was.customer_id,
+    });
+  }
+  const made = [
+    ...diff(before.customers, after.customers, byId).added,
+    ...diff(before.cards, after.cards, byId).added,
+    ...diff(before.intents, after.intents, byId).added,
+    ...diff(before.refunds, after.refunds, byId).added,
+    ...diff(before.mandates, after.mandates, byId).added,
+    ...((await testApp.db.knex('events').select('location_id', 'id', 'type', 'created_at')) as Row[]).filter((row) => !before.eventIds.has(row.id as string)),
+  ];
+  const behind = made.filter((row) => new Date(row.created_at as string).getTime() < (clocks.get(row.location_id as string) ?? 0));
+  expect({ step: step.op, behind: behind.map((row) => `${row.location_id as string} ${(row.type as string | undefined) ?? ''} ${row.id as string}`) }).toEqual({
+    step: step.op,
+    behind: [],
+  });
+}
+
 function remember(step: Step, response: request.Response, known: Known): void {
   if (response.status >= 300) return;
   const id = (response.body as { id?: unknown }).id;
   if (typeof id !== 'string') return;
   if (step.op === 'createCustomer') known.customers.push(id);
   if (step.op === 'saveCard') known.cards.push(id);
-  if (step.op === 'createIntent') known.intents.push(id);
+  if (step.op === 'createIntent' || step.op === 'createOffSessionIntent') known.intents.push(id);
+  if (step.op === 'createMandate') {
+    known.mandates.push(id);
+    known.mandateOwners[id] = (response.body as { customerId: string }).customerId;
+  }
 }
 
 /**
@@ -677,6 +836,14 @@ async function seed(known: Record<string, Known>): Promise<void> {
     pool.customers.push(customer);
     pool.cards.push(card, refundCard);
     pool.intents.push(intent.body.id as string, paid.body.id as string);
+    // And a mandate on the first card, so that charges under one are a step away.
+    const mandate = await request(testApp.app)
+      .post(`/v1/customers/${customer}/mandates`)
+      .set(testApp.as(location))
+      .send({ paymentMethodId: card, standingInstructionType: 'RECURRING', consent: { acceptedAt: '2026-11-01T00:00:00Z', textVersion: 'v1' } })
+      .expect(201);
+    pool.mandates.push(mandate.body.id as string);
+    pool.mandateOwners[mandate.body.id as string] = customer;
   }
 }
 
@@ -686,13 +853,17 @@ describe('fuzz: request sequences across the whole API', () => {
     process.stdout.write(`fuzz: ${RUNS} runs, seed ${SEED}\n`);
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(stepArbitrary, callerArbitrary), { minLength: 8, maxLength: 40 }), async (steps) => {
-        const known = Object.fromEntries(LOCATIONS.map((location): [string, Known] => [location, { customers: [], cards: [], intents: [] }]));
+        const known = Object.fromEntries(
+          LOCATIONS.map((location): [string, Known] => [location, { customers: [], cards: [], intents: [], mandates: [], mandateOwners: {} }]),
+        );
         await seed(known);
         takeContractViolations();
         for (const [step, caller] of steps) {
+          const clocks = await clockReadings();
           const before = await snapshot();
           const response = await sendStep(step, idsFor(caller as Caller, known), await headersFor(caller as Caller));
           await checkInvariants(step, caller as Caller, response, before);
+          await checkCardsOnFile(step, before, clocks);
           remember(step, response, known[(caller as Caller).location] as Known);
         }
       }),

@@ -125,7 +125,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation ?? defaults.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
     },
-    { processor, logger },
+    { db: db.knex, processor, logger },
   );
 
   return {

@@ -629,6 +629,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the location's sandbox clock
+         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime) reads it, so a time window can be tested without waiting. Other locations keep real time.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the location's sandbox clock ahead
+         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime) reads it, so a time window can be tested without waiting. Other locations keep real time. Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled. Concurrent advances add up.
+         */
+        post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1126,6 +1166,18 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "seconds": 2592000
+         *     }
+         */
+        AdvanceSandboxClockRequest: {
+            /**
+             * Format: int32
+             * @description How far to move the clock ahead: 1 to 31,536,000 (a year); all advances together at most a century. It never goes back.
+             */
+            seconds: number;
+        };
         /**
          * @example {
          *       "cancellationReason": "REQUESTED_BY_CUSTOMER"
@@ -2372,6 +2424,21 @@ export interface components {
         };
         /**
          * @example {
+         *       "now": "2026-12-23T18:30:07.123Z",
+         *       "offsetSeconds": 2592000
+         *     }
+         */
+        SandboxClock: {
+            /** @description The location's time: real time plus `offsetSeconds`. ISO 8601 UTC with milliseconds, ending in Z. */
+            now: string;
+            /**
+             * Format: int64
+             * @description How far the clock has been advanced; 0 for a location never advanced. At most a century.
+             */
+            offsetSeconds: number;
+        };
+        /**
+         * @example {
          *       "paymentMethodId": "019ab3c4-7d2e-7f10-9a4b-5c6d7e8f9012",
          *       "contextName": "web-checkout"
          *     }
@@ -2657,6 +2724,23 @@ export interface components {
             };
         };
         /**
+         * @description The request is malformed or has invalid fields; nothing was changed.
+         *
+         *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
+         *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+         */
+        "Error400-1003-1004": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
          * @description The caller is not authenticated.
          *
          *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
@@ -2783,6 +2867,22 @@ export interface components {
          *     - `2010` MANDATE_NOT_FOUND: The mandate does not exist, or is not this customer's.
          */
         "Error404-2001-2010": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2005` ROUTE_NOT_FOUND: No operation exists at this path.
+         */
+        "Error404-2005": {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4851,6 +4951,78 @@ export interface operations {
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
             404: components["responses"]["Error404-2009"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["Error400-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2005"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdvanceSandboxClockRequest"];
+            };
+        };
+        responses: {
+            /** @description The clock after the advance, its rules run. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2005"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
             429: components["responses"]["Error429-4292"];
             500: components["responses"]["Error500-5000"];
             503: components["responses"]["Error503-5003-5006-5004"];

@@ -19,6 +19,7 @@ import {
 } from '../../payment-intents';
 import type { AuthorizeOutcome, PaymentProcessor } from '../../payment-processor/payment-processor';
 import { processorKeys } from '../../payment-processor/payment-processor';
+import { clockNow } from '../../platform/clock/location-clock';
 import { inTransaction } from '../../platform/db/in-transaction';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { Logger } from '../../platform/logger';
@@ -53,7 +54,7 @@ function captured(payment: LatestPayment, amount: number): IntentChanges {
     latestPayment: { ...payment, status: 'CAPTURED', amount },
     captureBefore: null,
     amountCaptured: amount,
-    capturedAt: new Date(),
+    capturedAt: clockNow(),
   };
 }
 
@@ -106,7 +107,7 @@ export class CheckoutFlow {
         id: uuidv7(),
         status: 'PENDING',
         amount: intent.amount,
-        createdAt: new Date().toISOString(),
+        createdAt: clockNow().toISOString(),
         card: { brand: card.brand, lastFour: card.lastFour, expiry: { month: card.expMonth, year: card.expYear } },
       };
       const changes: IntentChanges = {
@@ -215,9 +216,9 @@ export class CheckoutFlow {
   }
 
   /** The capture window's sweep: voids every authorization past it. Answers how many it canceled. */
-  async voidExpiredAuthorizations(db: Knex): Promise<number> {
+  async voidExpiredAuthorizations(db: Knex, locationId?: string): Promise<number> {
     let canceled = 0;
-    for (const intent of await dueAuthorizations(db, SWEEP_BATCH)) {
+    for (const intent of await dueAuthorizations(db, SWEEP_BATCH, locationId)) {
       try {
         // A capture whose record was lost (its process died) is recorded here: the processor holds the money.
         const moved = await this.voidAuthorization(serviceWrite(db, intent.locationId), intent, 'AUTOMATIC', { by: 'capture window' });
@@ -304,7 +305,7 @@ export class CheckoutFlow {
         status: 'REQUIRES_CAPTURE',
         processorReference: outcome.reference,
         latestPayment: { ...payment, status: 'AUTHORIZED' },
-        captureBefore: new Date(Date.now() + this.settings.captureWindowSeconds * 1000),
+        captureBefore: new Date(clockNow().getTime() + this.settings.captureWindowSeconds * 1000),
       },
       event: 'payment_intent.requires_capture',
     };

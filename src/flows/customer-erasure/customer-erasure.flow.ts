@@ -7,6 +7,7 @@ import { activeMandatesOfCustomer, forgetConsentsOfCustomer, revokeMandate } fro
 import { forgetAnswersNaming } from '../../idempotency/idempotency-keys.repository';
 import { eraseIntentsOfCustomer, toPaymentIntentEventObject } from '../../payment-intents';
 import { deleteCardsOfCustomer, deleteDefaultsOfCustomer, toPaymentMethodData } from '../../payment-methods';
+import { clockNow } from '../../platform/clock/location-clock';
 import { inTransaction } from '../../platform/db/in-transaction';
 import { DomainError } from '../../platform/errors/domain-error';
 
@@ -31,7 +32,7 @@ export class CustomerErasureFlow {
       const defaults = await deleteDefaultsOfCustomer(trx, locationId, id);
       const cards = await deleteCardsOfCustomer(trx, locationId, id);
       const { intentIds, canceled } = await eraseIntentsOfCustomer(trx, locationId, id);
-      const revokedAt = new Date();
+      const revokedAt = clockNow();
       for (const mandate of await activeMandatesOfCustomer(trx, locationId, id)) await revokeMandate({ ...write, db: trx }, mandate, revokedAt);
       await forgetConsentsOfCustomer(trx, locationId, id);
       // After the revocations: their events are scrubbed with the rest.

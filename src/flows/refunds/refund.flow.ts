@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { serviceWrite, type WriteContext } from '../../change-log/write-context';
 import { findPaymentIntent, refuseUnless, statusesAllowing, type LatestPayment, type PaymentIntentRecord } from '../../payment-intents';
 import type { PaymentProcessor, RefundOutcome } from '../../payment-processor/payment-processor';
+import { clockNow } from '../../platform/clock/location-clock';
 import { DomainError } from '../../platform/errors/domain-error';
 import type { Logger } from '../../platform/logger';
 import { createPendingRefund, pendingRefunds, settleRefund, type CreateRefundInput, type RefundRecord } from '../../refunds';
@@ -98,9 +99,9 @@ export class RefundFlow {
   }
 
   /** The sweep: every PENDING refund left alone for `olderThanSeconds`, asked about again. Answers how many it settled. */
-  async settlePending(db: Knex, olderThanSeconds: number): Promise<number> {
+  async settlePending(db: Knex, olderThanSeconds: number, locationId?: string): Promise<number> {
     let settled = 0;
-    for (const refund of await pendingRefunds(db, olderThanSeconds, SWEEP_BATCH)) {
+    for (const refund of await pendingRefunds(db, olderThanSeconds, SWEEP_BATCH, locationId)) {
       try {
         const after = await this.settle(serviceWrite(db, refund.locationId), refund);
         if (after.status !== 'PENDING') settled += 1;
@@ -114,7 +115,7 @@ export class RefundFlow {
   private refuseOutsideWindow(intent: PaymentIntentRecord): void {
     const capturedAt = intent.capturedAt ?? intent.updatedAt;
     const closesAt = new Date(capturedAt.getTime() + this.settings.refundWindowDays * DAY_MS);
-    if (Date.now() > closesAt.getTime()) {
+    if (clockNow().getTime() > closesAt.getTime()) {
       throw new DomainError('REFUND_WINDOW_CLOSED', {
         message: `The payment was captured at ${capturedAt.toISOString()}; refunds close ${this.settings.refundWindowDays} days after, at ${closesAt.toISOString()}.`,
       });

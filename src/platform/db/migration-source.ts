@@ -17,6 +17,7 @@ import * as overcapture from '../../../migrations/20261130020000_overcapture';
 import * as partialAuthorization from '../../../migrations/20261130030000_partial_authorization';
 import * as cardsOnFile from '../../../migrations/20261201000000_cards_on_file';
 import * as intentExpiry from '../../../migrations/20261201010000_intent_expiry';
+import * as sandboxClocks from '../../../migrations/20261201020000_sandbox_clocks';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,6 +48,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261130030000_partial_authorization', partialAuthorization],
   ['20261201000000_cards_on_file', cardsOnFile],
   ['20261201010000_intent_expiry', intentExpiry],
+  ['20261201020000_sandbox_clocks', sandboxClocks],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { clockOffsetMs } from '../clock/location-clock';
 import { sqlDriverOf } from './sql-driver';
 
 /**
@@ -42,7 +43,9 @@ export function preparedStatement(name: string, text: string): PreparedStatement
  * transaction the statement goes through the transaction's own `raw`, which
  * holds its connection.
  */
-export async function runPrepared<Row>(db: Knex | Knex.Transaction, statement: PreparedStatement, bindings: readonly Knex.RawBinding[]): Promise<Row[]> {
+export async function runPrepared<Row>(db: Knex | Knex.Transaction, given: PreparedStatement, givenBindings: readonly Knex.RawBinding[]): Promise<Row[]> {
+  const offsetMs = clockOffsetMs();
+  const { statement, bindings } = offsetMs === 0 ? { statement: given, bindings: givenBindings } : onClock(given, givenBindings, offsetMs);
   const driver = sqlDriverOf(db);
   if (db.isTransaction === true) {
     const options = driver.namedStatements ? { name: statement.name } : {};
@@ -57,6 +60,44 @@ export async function runPrepared<Row>(db: Knex | Knex.Transaction, statement: P
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+/** A statement's text on a location's clock: each `now()` moved ahead by a bound offset; which placeholders are that offset. */
+interface ClockedStatement {
+  statement: PreparedStatement;
+  offsetAt: readonly boolean[];
+}
+
+const clocked = new WeakMap<PreparedStatement, ClockedStatement>();
+
+/**
+ * The statement as it runs for a location whose sandbox clock is ahead of
+ * real time (src/platform/clock/location-clock.ts): every `now()` becomes
+ * `now()` plus the offset, bound like any value, so every time the statement
+ * writes or compares is the location's. Made once per statement, prepared
+ * under a name of its own; a statement with no `now()` runs as it is.
+ */
+function onClock(statement: PreparedStatement, bindings: readonly Knex.RawBinding[], offsetMs: number) {
+  let variant = clocked.get(statement);
+  if (variant === undefined) {
+    const offsetAt: boolean[] = [];
+    const text = statement.text.replace(/(\\*)\?|\bnow\(\)/g, (match: string, escapes: string | undefined) => {
+      if (match.endsWith('?')) {
+        if ((escapes ?? '').length % 2 === 0) offsetAt.push(false);
+        return match;
+      }
+      offsetAt.push(true);
+      return "(now() + ?::bigint * interval '1 millisecond')";
+    });
+    variant = {
+      statement: offsetAt.includes(true) ? { name: `${statement.name}__on_clock`, text, positionalText: positional(text) } : statement,
+      offsetAt,
+    };
+    clocked.set(statement, variant);
+  }
+  if (variant.statement === statement) return { statement, bindings };
+  let next = 0;
+  return { statement: variant.statement, bindings: variant.offsetAt.map((isOffset) => (isOffset ? offsetMs : (bindings[next++] as Knex.RawBinding))) };
 }
 
 /**

@@ -67,6 +67,8 @@ beforeAll(async () => {
            case when active then '{"brand":"VISA","lastFour":"4242","expMonth":"12","expYear":"2030"}'::jsonb end, now(),
            case when active then null else now() end
       from (select *, random() < 0.5 as active from payment_methods where hashtext(customer_id::text) % 3 = 0) cards`);
+  // The sandbox clocks of many other locations (a shared sandbox).
+  await db.knex.raw(`insert into sandbox_clocks (location_id, offset_ms) select 'clocked-location-' || n, n * 1000 from generate_series(1, ${CUSTOMERS}) n`);
   await db.knex.raw('analyze');
   testApp = await startTestApp({ database: db });
   db.knex.on('query', (query: { sql: string; bindings?: unknown[] }) => {

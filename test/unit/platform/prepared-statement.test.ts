@@ -1,5 +1,6 @@
 import knexFactory from 'knex';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../../../src/platform/db/prepared-statement';
+import { inClock } from '../../../src/platform/clock/location-clock';
 import { pgDriver, withSqlDriver } from '../../../src/platform/db/sql-driver';
 import { openTestDatabase } from '../../support/test-database';
 
@@ -67,5 +68,44 @@ describe('a statement with named parameters', () => {
     const { knex, sent } = stubbedKnex(true);
     expect(() => runNamed(knex, NAMED, { a: 2 })).toThrow('statement unit_named_parameters has no value for @b');
     expect(sent).toEqual([]);
+  });
+});
+
+describe("a statement on a location's sandbox clock", () => {
+  const CLOCKED = namedStatement(
+    'unit_on_clock',
+    "select @a::int as a, now() as at, '{\"k\":1}'::jsonb ? 'k' as has_key, now() - make_interval(secs => @b) as before",
+  );
+
+  it('moves every now() by the offset, bound in its place among the values, and keeps a literal ? an operator', async () => {
+    const { knex, sent } = stubbedKnex(true);
+    await inClock(86_400_000, () => runNamed(knex, CLOCKED, { a: 1, b: 2 }));
+    expect(sent).toEqual([
+      {
+        name: 'unit_on_clock__on_clock',
+        text: "select $1::int as a, (now() + $2::bigint * interval '1 millisecond') as at, '{\"k\":1}'::jsonb ? 'k' as has_key, (now() + $3::bigint * interval '1 millisecond') - make_interval(secs => $4) as before",
+        values: [1, 86_400_000, 86_400_000, 2],
+      },
+    ]);
+    // On real time the statement runs as declared.
+    await runNamed(knex, CLOCKED, { a: 1, b: 2 });
+    expect(sent[1]).toEqual({ name: 'unit_on_clock', text: CLOCKED.positionalText, values: [1, 2] });
+  });
+
+  it('reads the clock on PostgreSQL (PGlite), on the pool and in a transaction', async () => {
+    const database = await openTestDatabase();
+    const { knex } = database;
+    try {
+      const day = 86_400_000;
+      const [onPool] = await inClock(day, () => runNamed<{ at: Date; has_key: boolean }>(knex, CLOCKED, { a: 1, b: 0 }));
+      expect(new Date(onPool?.at as Date).getTime() - Date.now()).toBeGreaterThan(day - 60_000);
+      expect(onPool?.has_key).toBe(true);
+      const [inTrx] = await inClock(2 * day, () => knex.transaction((trx) => runNamed<{ at: Date }>(trx, CLOCKED, { a: 1, b: 0 })));
+      expect(new Date(inTrx?.at as Date).getTime() - Date.now()).toBeGreaterThan(2 * day - 60_000);
+      const [real] = await runNamed<{ at: Date }>(knex, CLOCKED, { a: 1, b: 0 });
+      expect(Math.abs(new Date(real?.at as Date).getTime() - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -1,0 +1,14 @@
+import type { RequestHandler } from 'express';
+import { inClock } from './location-clock';
+import type { SandboxClocks } from './sandbox-clocks';
+
+/**
+ * The rest of a /v1 request runs on its location's sandbox clock
+ * (location-clock.ts). Installed only while the sandbox processor is in use:
+ * otherwise requests run on real time and nothing is looked up.
+ */
+export function onLocationClock(clocks: SandboxClocks): RequestHandler {
+  return (request, _response, next) => {
+    clocks.offsetOf(request.locationId as string).then((offsetMs) => inClock(offsetMs, () => next()), next);
+  };
+}
