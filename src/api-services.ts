@@ -23,6 +23,8 @@ export interface ServiceSettings {
   sessionSecretTtlSeconds: number;
   /** MAX_CARDS_PER_CUSTOMER. */
   maxCardsPerCustomer: number;
+  /** PROCESSING_RECOVERY_SECONDS: an intent PROCESSING longer than this is settled by asking the processor again. */
+  processingRecoverySeconds: number;
   /** CAPTURE_WINDOW_SECONDS: an authorization is voided this long after it is made unless captured. */
   captureWindowSeconds: number;
   /** INTENT_EXPIRY_HOURS: an intent still unpaid this long after its creation is canceled. */
@@ -65,6 +67,7 @@ export function createServices(settings: ServiceSettings, parts: { db: Knex; pro
       parts.processor.name === 'sandbox'
         ? new SandboxClockFlow(new SandboxClocks(parts.db), [
             (db, locationId) => checkout.voidExpiredAuthorizations(db, locationId),
+            (db, locationId) => checkout.recoverProcessing(db, settings.processingRecoverySeconds, locationId),
             (db, locationId) => paymentIntents.expireDue(db, locationId),
             // Every PENDING refund asked about, however recent: the clock has just moved past its time.
             (db, locationId) => refund.settlePending(db, 0, locationId),

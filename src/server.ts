@@ -71,6 +71,7 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
       sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
       maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
       captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
+      processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
       refundWindowDays: config.REFUND_WINDOW_DAYS,
       intentExpiryHours: config.INTENT_EXPIRY_HOURS,
       overcaptureMaxPercent: config.OVERCAPTURE_MAX_PERCENT,

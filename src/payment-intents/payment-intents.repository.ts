@@ -393,9 +393,20 @@ const STUCK_IN_PROCESSING = preparedStatement(
     order by updated_at limit ?`,
 );
 
-/** Intents PROCESSING for longer than `olderThanSeconds`, across locations: a process died while the processor was asked. */
-export async function stuckInProcessing(db: Knex, olderThanSeconds: number, limit: number): Promise<PaymentIntentRecord[]> {
-  return (await runPrepared<PaymentIntentRow>(db, STUCK_IN_PROCESSING, [olderThanSeconds, limit])).map(toRecord);
+const STUCK_IN_PROCESSING_AT = preparedStatement(
+  'payment_intents_stuck_in_processing_at',
+  `select ${COLUMNS.join(', ')} from ${TABLE}
+    where status = 'PROCESSING' and updated_at < now() - make_interval(secs => ?) and location_id = ?
+    order by updated_at limit ?`,
+);
+
+/** Intents PROCESSING for longer than `olderThanSeconds`, across locations or at one: a process died while the processor was asked. */
+export async function stuckInProcessing(db: Knex, olderThanSeconds: number, limit: number, locationId?: string): Promise<PaymentIntentRecord[]> {
+  const rows =
+    locationId === undefined
+      ? await runPrepared<PaymentIntentRow>(db, STUCK_IN_PROCESSING, [olderThanSeconds, limit])
+      : await runPrepared<PaymentIntentRow>(db, STUCK_IN_PROCESSING_AT, [olderThanSeconds, locationId, limit]);
+  return rows.map(toRecord);
 }
 
 export interface PaymentIntentQuery extends PageQuery {

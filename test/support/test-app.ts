@@ -119,6 +119,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? defaults.SESSION_SECRET_TTL_SECONDS,
       maxCardsPerCustomer: options.maxCardsPerCustomer ?? defaults.MAX_CARDS_PER_CUSTOMER,
       captureWindowSeconds: options.captureWindowSeconds ?? defaults.CAPTURE_WINDOW_SECONDS,
+      processingRecoverySeconds: defaults.PROCESSING_RECOVERY_SECONDS,
       refundWindowDays: defaults.REFUND_WINDOW_DAYS,
       intentExpiryHours: defaults.INTENT_EXPIRY_HOURS,
       overcaptureMaxPercent: defaults.OVERCAPTURE_MAX_PERCENT,

@@ -660,7 +660,7 @@ export interface paths {
         put?: never;
         /**
          * Move the location's sandbox clock ahead
-         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime) reads it, so a time window can be tested without waiting. Other locations keep real time. Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled. Concurrent advances add up.
+         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime) reads it, so a time window can be tested without waiting. Other locations keep real time. Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, intents left PROCESSING settled, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled. Concurrent advances add up.
          */
         post: operations["advanceSandboxClock"];
         delete?: never;

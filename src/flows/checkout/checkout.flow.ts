@@ -235,9 +235,9 @@ export class CheckoutFlow {
    * died while the processor was asked): the processor is asked again with
    * the same idempotency key, and its answer, the first one, is recorded.
    */
-  async recoverProcessing(db: Knex, olderThanSeconds: number): Promise<number> {
+  async recoverProcessing(db: Knex, olderThanSeconds: number, locationId?: string): Promise<number> {
     let settled = 0;
-    for (const intent of await stuckInProcessing(db, olderThanSeconds, SWEEP_BATCH)) {
+    for (const intent of await stuckInProcessing(db, olderThanSeconds, SWEEP_BATCH, locationId)) {
       const after = await this.settle(serviceWrite(db, intent.locationId), intent);
       if (after.status !== 'PROCESSING') settled += 1;
     }

@@ -18,7 +18,8 @@ const MAX_TURNS = 100;
 /**
  * The sandbox clock of a location (docs/cards-on-file.md): its reading, its
  * advance, and the time-bound rules run on it (the capture window, the
- * intents' expiry, the sandbox's refunds answered later), given by the
+ * recovery of PROCESSING, the intents' expiry, the sandbox's refunds
+ * answered later), given by the
  * composition root (api-services.ts) so that this flow needs none of the
  * flows and features that own them. An advance answers once every rule due
  * by the new time has run for that location; between advances the same

@@ -61,7 +61,7 @@ export const advanceSandboxClock = operation({
   operationId: 'advanceSandboxClock',
   tag,
   summary: "Move the location's sandbox clock ahead",
-  description: `${WHAT} Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled. Concurrent advances add up.`,
+  description: `${WHAT} Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, intents left PROCESSING settled, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled. Concurrent advances add up.`,
   access: { scope: SCOPE.serverWrite },
   body: { schema: advanceRequestSchema },
   responses: { 200: { description: 'The clock after the advance, its rules run.', schema: clockSchema } },

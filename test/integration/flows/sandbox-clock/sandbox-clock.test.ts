@@ -7,6 +7,7 @@ import { checkoutWith, confirm, intentEvents, paidIntent, refund } from '../../.
 import { createCustomer } from '../../../factories/customers';
 import { LOCATION_HEADER, newLocation } from '../../../factories/locations';
 import { createMandate } from '../../../factories/mandates';
+import { GatedProcessor } from '../../../support/gated-processor';
 import { startTestApp, type TestApp } from '../../../support/test-app';
 
 /**
@@ -129,10 +130,32 @@ describe('every time window, tested by advancing the clock', () => {
   });
 });
 
+describe('without the sandbox processor', () => {
+  it('has no clock: 404, and requests run on real time', async () => {
+    const real = await startTestApp({ processor: (db) => new GatedProcessor(new SandboxProcessor(db.knex, { latencyMs: 0 })) });
+    try {
+      const location = newLocation();
+      const missing = await request(real.app).get('/v1/sandbox/clock').set(real.as(location)).expect(404);
+      expect(missing.body).toMatchObject({ messageKey: 'ROUTE_NOT_FOUND' });
+      await request(real.app).post('/v1/sandbox/clock/advance').set(real.as(location)).send({ seconds: 60 }).expect(404);
+      expect(await real.db.knex('sandbox_clocks').where({ location_id: location }).first()).toBeUndefined();
+      const { intent } = await checkoutWith(real, location);
+      expect(Math.abs(Date.parse(intent.creationDate) - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await real.close();
+    }
+  });
+});
+
 describe('a subscription on the sandbox clock', () => {
   it("charges the context's card each month for a year: twelve off-session intents under one mandate, each approved with its events", async () => {
     const location = newLocation();
     const { customerId, cardId } = await checkoutWith(testApp, location);
+    await request(testApp.app)
+      .post(`/v1/customers/${customerId}/payment-methods/defaults`)
+      .set(testApp.as(location))
+      .send({ paymentMethodId: cardId, contextName: 'gold-plan' })
+      .expect(200);
     const mandate = await createMandate(testApp, location, customerId, cardId, { contextName: 'gold-plan', maxAmount: 2000 });
     const created: number[] = [];
     for (let month = 1; month <= 12; month += 1) {
@@ -147,6 +170,7 @@ describe('a subscription on the sandbox clock', () => {
           captureMethod: 'AUTOMATIC',
           offSession: true,
           mandateId: mandate.id,
+          contextName: 'gold-plan',
         })
         .expect(201);
       const paid = await confirm(testApp, location, intent.body.id).expect(200);
