@@ -1,6 +1,7 @@
 import { z } from 'zod';
 // The service's own messages for zod's defaults, here too: a bad variable is named in the same words.
 import './validation/messages';
+import { databaseHostsOf } from './db/database-hosts';
 
 /** How long the service's own tokens may live; the token answer's `expiresIn` is documented with the same bounds. */
 export const TOKEN_TTL_SECONDS_RANGE = { min: 60, max: 86_400 } as const;
@@ -16,6 +17,15 @@ export const MAX_CARDS_PER_CUSTOMER = 50;
 const booleanFlag = z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).transform((value) => value === 'true' || value === '1');
 
 const positiveInt = z.coerce.number().int().positive();
+
+/** A PostgreSQL URL, libpq's multi-host form included (`postgres://u@h1:p1,h2:p2/db?target_session_attrs=read-write`). */
+const postgresUrl = z.string().superRefine((value, context) => {
+  try {
+    databaseHostsOf(value);
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message });
+  }
+});
 
 /** Longer than a load balancer's usual probe period times its failure threshold (e.g. 2 × 2 s). */
 const PRODUCTION_DRAIN_SECONDS = 5;
@@ -80,7 +90,7 @@ const environmentSchema = z
     HEALTH_DATABASE_TIMEOUT_MS: positiveInt.default(1000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /** A PostgreSQL server; when unset, an embedded PostgreSQL (PGlite) under DATA_DIR. */
-    DATABASE_URL: z.string().url().optional(),
+    DATABASE_URL: postgresUrl.optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     /**
      * Production runs on DATABASE_URL: the embedded database is one process's,
@@ -98,7 +108,7 @@ const environmentSchema = z
      */
     DB_POOLER: z.enum(['none', 'pgbouncer']).default('none'),
     /** The same database reached without the pooler: migrations' advisory lock needs a session of its own. DATABASE_URL when unset. */
-    MIGRATIONS_DATABASE_URL: z.string().url().optional(),
+    MIGRATIONS_DATABASE_URL: postgresUrl.optional(),
     DB_POOL_MAX: positiveInt.default(10),
     /** How long a request waits for a pooled connection before it is answered 503. */
     DB_ACQUIRE_TIMEOUT_MS: positiveInt.default(3000),

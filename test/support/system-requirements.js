@@ -13,6 +13,12 @@ const ROOT = path.resolve(__dirname, '../..');
 const PACKAGES = [
   { name: 'pgbouncer', file: '/usr/sbin/pgbouncer', usedBy: 'test/system/process/pgbouncer.test.ts' },
   { name: 'chromium', file: '/usr/bin/chromium', usedBy: 'test/system/browser/docs-page.test.ts' },
+  { name: 'pg-auto-failover-cli', file: '/usr/bin/pg_autoctl', usedBy: 'test/system/process/failover.test.ts' },
+  {
+    name: 'postgresql-15-auto-failover',
+    file: '/usr/share/postgresql/15/extension/pgautofailover.control',
+    usedBy: 'test/system/process/failover.test.ts (the monitor)',
+  },
 ];
 
 function aptInstall(names) {

@@ -14,7 +14,9 @@ const BY_SQLSTATE: Record<string, ErrorCode> = {
   '40001': 'CONFLICT', // serialization_failure
   '40P01': 'CONFLICT', // deadlock_detected
   '57014': 'SERVICE_UNAVAILABLE', // query_canceled (statement_timeout)
-  '57P01': 'SERVICE_UNAVAILABLE', // admin_shutdown
+  '57P01': 'SERVICE_UNAVAILABLE', // admin_shutdown (a switchover restarts the old primary)
+  '57P02': 'SERVICE_UNAVAILABLE', // crash_shutdown
+  '25006': 'SERVICE_UNAVAILABLE', // read_only_sql_transaction: the server became a standby; a retry finds the new primary
   '57P03': 'SERVICE_UNAVAILABLE', // cannot_connect_now
   '53300': 'SERVICE_UNAVAILABLE', // too_many_connections
 };

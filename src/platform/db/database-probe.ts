@@ -11,14 +11,19 @@ import pg from 'pg';
 export function databaseProbe(db: Knex): (timeoutMs: number) => Promise<void> {
   const { client, connection } = (db.client as { config: Knex.Config }).config;
   // Knex's own pg client is named by a string; PGlite's is a class (database.ts).
-  if (client !== 'pg' || connection === undefined || typeof connection !== 'object') {
+  if (client !== 'pg' || connection === undefined || (typeof connection !== 'object' && typeof connection !== 'function')) {
     return async () => {
       await db.raw('select 1');
     };
   }
-  const settings = connection as pg.ClientConfig;
+  // Several hosts (database.ts): the settings of the host new connections go to now, the primary as last found.
+  const settingsNow = async (): Promise<pg.ClientConfig> => {
+    if (typeof connection !== 'function') return connection as pg.ClientConfig;
+    const { expirationChecker: _checker, ...settings } = await (connection as () => Promise<pg.ClientConfig & { expirationChecker?: unknown }>)();
+    return settings;
+  };
   return async (timeoutMs) => {
-    const probe = new pg.Client({ ...settings, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+    const probe = new pg.Client({ ...(await settingsNow()), connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
     // A socket error after the probe settled (the server going away) must not become an unhandled one.
     probe.on('error', () => undefined);
     try {

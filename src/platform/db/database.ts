@@ -8,6 +8,9 @@ import { createLogger, type Logger } from '../logger';
 import { trackConnections } from './abandoned-work';
 import { lockDataDir } from './data-dir-lock';
 import { migrationSource } from './migration-source';
+import { databaseHostsOf } from './database-hosts';
+import { classifyDatabaseError } from './database-errors';
+import { PrimaryFinder } from './primary-finder';
 import { pgDriver, pgliteDriver, withSqlDriver } from './sql-driver';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -77,27 +80,36 @@ const TCP_KEEPALIVE_IDLE_MS = 10_000;
  * destroys a connection that fails this check (pg ends it by dropping the
  * socket) and opens a fresh one.
  */
-function isReadyForQuery(connection: { readyForQuery?: boolean }): boolean {
-  return connection.readyForQuery === true;
+function isReadyForQuery(connection: { readyForQuery?: boolean; evicted?: boolean }): boolean {
+  return connection.readyForQuery === true && connection.evicted !== true;
 }
 
 function postgresConfig(databaseUrl: string, options: DatabaseOptions): Knex.Config {
   const pooled = options.behindPgBouncer === true;
+  const hosts = databaseHostsOf(databaseUrl);
+  // Several hosts, or a session to insist on: each new connection goes to the host PrimaryFinder finds.
+  const finder = hosts.urls.length > 1 || hosts.target !== 'any' ? new PrimaryFinder(hosts, options.acquireTimeoutMs, options.logger) : undefined;
+  const settings = {
+    application_name: 'customer-payment-profiles',
+    // Behind PgBouncer the role's own statement_timeout applies (docs/deployment.md, PgBouncer).
+    ...(pooled ? {} : { statement_timeout: options.statementTimeoutMs }),
+    query_timeout: options.statementTimeoutMs + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
+    // A server that does not answer a connect attempt must not hold a request
+    // for longer than the pool would wait anyway.
+    connectionTimeoutMillis: options.acquireTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: TCP_KEEPALIVE_IDLE_MS,
+  };
   return withSqlDriver(pgDriver({ namedStatements: !pooled }), {
     client: 'pg',
-    connection: {
-      connectionString: databaseUrl,
-      application_name: 'customer-payment-profiles',
-      // Behind PgBouncer the role's own statement_timeout applies (docs/deployment.md, PgBouncer).
-      ...(pooled ? {} : { statement_timeout: options.statementTimeoutMs }),
-      query_timeout: options.statementTimeoutMs + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
-      // A server that does not answer a connect attempt must not hold a request
-      // for longer than the pool would wait anyway.
-      connectionTimeoutMillis: options.acquireTimeoutMs,
-      keepAlive: true,
-      keepAliveInitialDelayMillis: TCP_KEEPALIVE_IDLE_MS,
-    },
-    pool: { min: 0, max: options.poolMax, validate: isReadyForQuery },
+    connection:
+      finder === undefined
+        ? { connectionString: databaseUrl, ...settings }
+        : // Called again once the finder must look again (the expiration check); Knex then replaces the connections made before.
+          async () => ({ connectionString: await finder.url(), ...settings, expirationChecker: () => finder.isStale }),
+    // With several hosts a connection that could not be made is tried again (on the next host found) until the acquire times out.
+    pool: { min: 0, max: options.poolMax, validate: isReadyForQuery, ...(finder === undefined ? {} : { propagateCreateError: false }) },
+    userParams: { primaryFinder: finder },
     acquireConnectionTimeout: options.acquireTimeoutMs,
     ...(options.searchPath ? { searchPath: options.searchPath } : {}),
   });
@@ -138,6 +150,21 @@ export function databaseConfig(options: DatabaseOptions): Knex.Config & { migrat
 }
 
 /**
+ * With several hosts: a statement that found its server gone, shutting down
+ * or read-only (a failover under way) makes the next connection look for
+ * the primary again, rather than trust the host found a moment ago.
+ */
+function followPrimary(knex: Knex): void {
+  const finder = (knex.client.config as { userParams?: { primaryFinder?: PrimaryFinder } }).userParams?.primaryFinder;
+  if (finder === undefined) return;
+  knex.on('query-error', (error: unknown) => {
+    if (classifyDatabaseError(error) === 'SERVICE_UNAVAILABLE') finder.lookAgain();
+  });
+  // A connection that could not be opened (the host down, or no longer acceptable): Knex's pool (tarn) says so.
+  (knex.client.pool as { on?(event: 'createFail', listener: () => void): void } | undefined)?.on?.('createFail', () => finder.lookAgain());
+}
+
+/**
  * Opens the database. An embedded one kept in a folder is locked to this
  * process first (data-dir-lock.ts), and given back when Knex is destroyed.
  */
@@ -146,6 +173,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     const knex = knexFactory(databaseConfig(options));
     // A request answered at its deadline, or a shutdown whose time is up, stops its work on the server (abandoned-work.ts).
     trackConnections(knex);
+    followPrimary(knex);
     return { knex, kind: 'postgres' };
   }
   if (options.dataDir === undefined) return { knex: knexFactory(databaseConfig(options)), kind: 'pglite' };

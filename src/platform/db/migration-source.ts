@@ -69,7 +69,7 @@ interface RawPgConnection {
   query(sql: string, values?: unknown[]): Promise<unknown>;
 }
 interface KnexClientInternals {
-  config: { client?: unknown };
+  config: { client?: unknown; connection?: unknown };
   acquireRawConnection(): Promise<RawPgConnection>;
   destroyRawConnection(connection: RawPgConnection): Promise<void>;
 }
@@ -84,6 +84,8 @@ interface KnexClientInternals {
 export async function migrateToLatest(knex: Knex): Promise<string[]> {
   const client = knex.client as unknown as KnexClientInternals;
   if (client.config.client !== 'pg') return latest(knex);
+  // With several hosts (database.ts) the settings are the primary's once a pooled connection found it: a first query finds it.
+  if (typeof client.config.connection === 'function') await knex.raw('select 1');
   const lockConnection = await client.acquireRawConnection();
   try {
     // Waiting for another replica's migration may take longer than a statement may.

@@ -1,0 +1,270 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './free-port';
+
+/**
+ * A real pg_auto_failover formation of the test's own (Debian's
+ * pg_auto_failover 2.0: postgresql-15-auto-failover and
+ * pg-auto-failover-cli): a monitor, a primary and a secondary, each run by
+ * its own `pg_autoctl ... --run` keeper, on free ports in a temporary folder,
+ * as the postgres OS user when the tests run as root (pg_autoctl refuses
+ * root). The secondary replicates synchronously (the default with one).
+ */
+const PG_BIN = '/usr/lib/postgresql/15/bin';
+const PG_AUTOCTL = '/usr/bin/pg_autoctl';
+/** util-linux's runuser, by its path: the keepers' PATH is only PostgreSQL's and the system's bin folders. */
+const RUNUSER = '/usr/sbin/runuser';
+
+export interface FormationNode {
+  name: string;
+  port: number;
+  pgdata: string;
+}
+
+export interface NodeState {
+  name: string;
+  port: number;
+  /** pg_autoctl's reported and goal states: `primary`, `secondary`, `wait_primary`, `demoted`, `catchingup`, … */
+  reported: string;
+  goal: string;
+}
+
+export interface Formation {
+  nodes: FormationNode[];
+  /** libpq's multi-host URL of the formation's database, as `pg_autoctl show uri` gives it, with the postgres user. */
+  url: string;
+  /** The URL of one node alone. */
+  nodeUrl(node: FormationNode): string;
+  states(): Promise<NodeState[]>;
+  /** The node taking writes: reported and goal state both primary, or both wait_primary (waits for one). */
+  primary(timeoutMs?: number): Promise<FormationNode>;
+  /** Waits until every node is settled: one primary, the others secondary. */
+  settled(timeoutMs?: number): Promise<void>;
+  /** `pg_autoctl perform switchover`: the planned move of the primary to the secondary. */
+  switchover(): Promise<void>;
+  /** SIGKILL to the postmaster of `node` (its keeper restarts it, as a secondary once the formation failed over). */
+  killPostmaster(node: FormationNode): Promise<void>;
+  /** The node's machine lost: its keeper and its postmaster killed (SIGKILL), nothing stopped cleanly. */
+  loseNode(node: FormationNode): Promise<void>;
+  /** Waits for a primary other than `node` (a failover away from it). */
+  primaryOtherThan(node: FormationNode, timeoutMs?: number): Promise<FormationNode>;
+  /** Stops a node's keeper and its Postgres (`pg_autoctl stop`), and starts it again. */
+  stopNode(node: FormationNode): Promise<void>;
+  startNode(node: FormationNode): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const { stdout } = await promisify(execFile)('id', ['postgres']);
+  return { uid: Number(/uid=(\d+)/.exec(stdout)?.[1]), gid: Number(/gid=(\d+)/.exec(stdout)?.[1]) };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A node that takes writes: `primary`, or `wait_primary` (a primary whose secondary is gone, synchronous replication relaxed). */
+const isPrimary = (state: NodeState) => (state.reported === 'primary' || state.reported === 'wait_primary') && state.reported === state.goal;
+
+export async function startFormation(): Promise<Formation> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'cpp-formation-'));
+  chmodSync(root, 0o755);
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? await postgresUser() : undefined;
+  for (const folder of ['config', 'data', 'run']) {
+    mkdirSync(path.join(root, folder), { mode: 0o700 });
+    if (owner) chownSync(path.join(root, folder), owner.uid, owner.gid);
+  }
+  if (owner) chownSync(root, owner.uid, owner.gid);
+  const env = {
+    PATH: `${PG_BIN}:/usr/bin:/bin`,
+    XDG_CONFIG_HOME: path.join(root, 'config'),
+    XDG_DATA_HOME: path.join(root, 'data'),
+    XDG_RUNTIME_DIR: path.join(root, 'run'),
+    PG_AUTOCTL_DEBUG: '0',
+  };
+  const command = (args: string[]): [string, string[]] =>
+    asRoot ? [RUNUSER, ['-u', 'postgres', '--', '/usr/bin/env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), PG_AUTOCTL, ...args]] : [PG_AUTOCTL, args];
+  const autoctl = async (args: string[]): Promise<string> => {
+    const [file, argv] = command(args);
+    const { stdout } = await promisify(execFile)(file, argv, { env: { ...process.env, ...env }, timeout: 60_000 });
+    return stdout;
+  };
+  const keepers = new Map<string, ChildProcess>();
+  const keep = (name: string, args: string[]) => {
+    const [file, argv] = command(args);
+    const child = spawn(file, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
+    keepers.set(name, child);
+  };
+
+  const monitorPort = await freePort();
+  const monitorData = path.join(root, 'monitor');
+  keep('monitor', [
+    'create',
+    'monitor',
+    '--pgdata',
+    monitorData,
+    '--pgport',
+    String(monitorPort),
+    '--hostname',
+    '127.0.0.1',
+    '--auth',
+    'trust',
+    '--no-ssl',
+    '--run',
+  ]);
+  const monitorUrl = `postgres://autoctl_node@127.0.0.1:${monitorPort}/pg_auto_failover?sslmode=disable`;
+  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 90_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (await check().catch(() => false)) return;
+      if (Date.now() > deadline) throw new Error(`the formation: timed out waiting for ${what}`);
+      await sleep(250);
+    }
+  };
+  await until('the monitor', async () => (await autoctl(['show', 'state', '--pgdata', monitorData, '--json'])).trim().startsWith('['));
+
+  const nodes: FormationNode[] = [];
+  const startNodeKeeper = (node: FormationNode) =>
+    keep(node.name, [
+      'create',
+      'postgres',
+      '--pgdata',
+      node.pgdata,
+      '--pgport',
+      String(node.port),
+      '--hostname',
+      '127.0.0.1',
+      '--name',
+      node.name,
+      '--dbname',
+      'payments',
+      '--monitor',
+      monitorUrl,
+      '--auth',
+      'trust',
+      '--no-ssl',
+      '--run',
+    ]);
+
+  const states = async (): Promise<NodeState[]> => {
+    const parsed = JSON.parse(await autoctl(['show', 'state', '--pgdata', monitorData, '--json'])) as Array<{
+      nodename: string;
+      nodeport: number;
+      current_group_state: string;
+      assigned_group_state: string;
+    }>;
+    return parsed.map((row) => ({ name: row.nodename, port: row.nodeport, reported: row.current_group_state, goal: row.assigned_group_state }));
+  };
+  const settled = async (timeoutMs = 120_000) =>
+    until(
+      'one primary and the others secondary',
+      async () => {
+        const now = await states();
+        // A formation of one node is `single`, not `primary`.
+        if (nodes.length === 1) return now.length === 1 && now[0]?.reported === 'single' && now[0]?.goal === 'single';
+        return (
+          now.length === nodes.length &&
+          now.filter((state) => state.reported === 'primary' && state.goal === 'primary').length === 1 &&
+          now.filter((state) => state.reported === 'secondary' && state.goal === 'secondary').length === nodes.length - 1
+        );
+      },
+      timeoutMs,
+    );
+
+  for (const name of ['node1', 'node2']) {
+    const node = { name, port: await freePort(), pgdata: path.join(root, name) };
+    nodes.push(node);
+    startNodeKeeper(node);
+    // One at a time: the first becomes the primary, the second its secondary.
+    await settled();
+  }
+
+  const primary = async (timeoutMs = 60_000): Promise<FormationNode> => {
+    let found: FormationNode | undefined;
+    await until(
+      'a primary',
+      async () => {
+        const now = await states();
+        const state = now.find(isPrimary);
+        found = nodes.find((node) => node.name === state?.name);
+        return found !== undefined;
+      },
+      timeoutMs,
+    );
+    return found as FormationNode;
+  };
+
+  return {
+    nodes,
+    url: `postgres://postgres@${nodes.map((node) => `127.0.0.1:${node.port}`).join(',')}/payments?target_session_attrs=read-write`,
+    nodeUrl: (node) => `postgres://postgres@127.0.0.1:${node.port}/payments`,
+    states,
+    primary,
+    settled,
+    async switchover() {
+      await autoctl(['perform', 'switchover', '--pgdata', monitorData, '--formation', 'default']);
+    },
+    async killPostmaster(node) {
+      const pid = Number(readFileSync(path.join(node.pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGKILL');
+    },
+    async loseNode(node) {
+      const keeper = keepers.get(node.name);
+      if (keeper?.pid !== undefined) process.kill(-keeper.pid, 'SIGKILL');
+      process.kill(Number(readFileSync(path.join(node.pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGKILL');
+    },
+    async primaryOtherThan(node, timeoutMs = 180_000) {
+      let found: FormationNode | undefined;
+      await until(
+        `a primary other than ${node.name}`,
+        async () => {
+          const state = (await states()).find((row) => row.name !== node.name && isPrimary(row));
+          found = nodes.find((candidate) => candidate.name === state?.name);
+          return found !== undefined;
+        },
+        timeoutMs,
+      );
+      return found as FormationNode;
+    },
+    async stopNode(node) {
+      keepers.get(node.name)?.kill('SIGTERM');
+      await autoctl(['stop', '--pgdata', node.pgdata]).catch(() => undefined);
+      await until(`${node.name} to stop`, async () => {
+        try {
+          readFileSync(path.join(node.pgdata, 'postmaster.pid'));
+          return false;
+        } catch {
+          return true;
+        }
+      });
+    },
+    async startNode(node) {
+      keep(node.name, ['run', '--pgdata', node.pgdata]);
+    },
+    async close() {
+      for (const node of nodes) await autoctl(['stop', '--pgdata', node.pgdata, '--immediate']).catch(() => undefined);
+      await autoctl(['stop', '--pgdata', monitorData, '--immediate']).catch(() => undefined);
+      // Each keeper leads a process group of its own (spawned detached): the group goes, its helpers with it.
+      for (const child of keepers.values()) {
+        if (child.pid === undefined) continue;
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+      // Any postmaster still up (a keeper killed before it stopped its Postgres), by its own pid file.
+      for (const pgdata of [monitorData, ...nodes.map((node) => node.pgdata)]) {
+        try {
+          process.kill(Number(readFileSync(path.join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGKILL');
+        } catch {
+          // not running
+        }
+      }
+      await sleep(500);
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
