@@ -8,7 +8,7 @@ import { EVENT_TYPES } from './event-types';
  * webhook delivery, one shape for both.
  */
 
-export const eventParamsSchema = z.object({ id: uuidValue.meta({ description: 'The event.' }) });
+export const eventParamsSchema = z.object({ id: uuidValue.meta({ description: 'The event.', param: { id: 'EventId' } }) });
 
 export const EVENT_EXAMPLE = {
   id: '019ab3c5-0a1b-7c2d-8e3f-405162738495',

@@ -22,9 +22,10 @@ export const createCustomerRequestSchema = z
 
 export type CreateCustomerInput = z.output<typeof createCustomerRequestSchema>;
 
-export const customerIdParamsSchema = z.object({
-  id: uuidValue.meta({ description: 'The customer record.' }),
-});
+/** The `{id}` of every path under /v1/customers/{id}: one parameter of the document, referred to by each. */
+export const customerIdPathParameter = uuidValue.meta({ description: 'The customer record.', param: { id: 'CustomerId' } });
+
+export const customerIdParamsSchema = z.object({ id: customerIdPathParameter });
 
 export const listCustomersQuerySchema = z.object({
   ...pageQuery({ items: 'Customers', item: 'customer' }, 'oldest first', '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9'),

@@ -5,4 +5,4 @@
  * feature is imported from outside it.
  */
 export { customerExists, deleteCustomerLeavingItsId, isOrWasCustomer, lockCustomer } from './customers.repository';
-export { customerDeletedResponseSchema, customerIdParamsSchema } from './customers.schemas';
+export { customerDeletedResponseSchema, customerIdParamsSchema, customerIdPathParameter } from './customers.schemas';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contextNameSchema } from '../payment-methods';
+import { customerIdPathParameter } from '../customers';
 import { MAX_AMOUNT } from '../platform/validation/amount';
 import { instant } from '../platform/validation/instant';
 import { int32 } from '../platform/validation/int32';
@@ -55,8 +56,8 @@ export const createMandateRequestSchema = z
 export type CreateMandateInput = z.output<typeof createMandateRequestSchema>;
 
 export const mandateParamsSchema = z.object({
-  id: uuidValue.meta({ description: 'Customer identifier.' }),
-  mandateId: uuidValue.meta({ description: 'Mandate identifier.' }),
+  id: customerIdPathParameter,
+  mandateId: uuidValue.meta({ description: 'Mandate identifier.', param: { id: 'MandateId' } }),
 });
 
 const MANDATE_EXAMPLE = {

@@ -84,7 +84,7 @@ export const createPaymentIntentRequestSchema = z
 
 export type CreatePaymentIntentInput = z.output<typeof createPaymentIntentRequestSchema>;
 
-export const paymentIntentParamsSchema = z.object({ id: uuidValue.meta({ description: 'Payment intent identifier.' }) });
+export const paymentIntentParamsSchema = z.object({ id: uuidValue.meta({ description: 'Payment intent identifier.', param: { id: 'PaymentIntentId' } }) });
 
 export const updatePaymentIntentRequestSchema = z
   .strictObject({

@@ -4,6 +4,7 @@ import { int32 } from '../platform/validation/int32';
 import { identifierText, safeText, uuidValue } from '../platform/validation/text.schemas';
 import { CARD_TYPES, cardTypeOf } from './card-brand';
 import type { PaymentMethodRecord } from './payment-methods.repository';
+import { customerIdPathParameter } from '../customers';
 
 const lastFour = z
   .string()
@@ -119,8 +120,14 @@ export const listPaymentMethodsQuerySchema = z.object({
     .meta({ description: 'Only the cards whose expiry month is before this month (YYYY-MM): those to ask the payor to renew.', example: '2027-01' }),
 });
 
-export const paymentMethodParamsSchema = z.object({ id: uuidValue, paymentMethodId: uuidValue });
-export const defaultPaymentMethodParamsSchema = z.object({ id: uuidValue, contextName: contextNameSchema });
+export const paymentMethodParamsSchema = z.object({
+  id: customerIdPathParameter,
+  paymentMethodId: uuidValue.meta({ description: 'The saved card.', param: { id: 'PaymentMethodId' } }),
+});
+export const defaultPaymentMethodParamsSchema = z.object({
+  id: customerIdPathParameter,
+  contextName: contextNameSchema.meta({ param: { id: 'ContextName' } }),
+});
 
 const expiryResponse = z
   .strictObject({

@@ -17,7 +17,7 @@ export const createRefundRequestSchema = z
 
 export type CreateRefundInput = z.output<typeof createRefundRequestSchema>;
 
-export const refundParamsSchema = z.object({ id: uuidValue.meta({ description: 'Refund identifier.' }) });
+export const refundParamsSchema = z.object({ id: uuidValue.meta({ description: 'Refund identifier.', param: { id: 'RefundId' } }) });
 
 const REFUND_EXAMPLE = {
   id: '019ab3c6-2b3c-7d4e-8f5a-6b7c8d9e0f1a',

@@ -75,7 +75,7 @@ export const updateWebhookEndpointSchema = z
   .meta({ id: 'UpdateWebhookEndpointRequest', example: { status: 'DISABLED' } });
 export type UpdateWebhookEndpointInput = z.output<typeof updateWebhookEndpointSchema>;
 
-export const webhookEndpointParamsSchema = z.object({ id: uuidValue.meta({ description: 'The webhook endpoint.' }) });
+export const webhookEndpointParamsSchema = z.object({ id: uuidValue.meta({ description: 'The webhook endpoint.', param: { id: 'WebhookEndpointId' } }) });
 
 const ENDPOINT_EXAMPLE = {
   id: '019ab3c6-1b2c-7d3e-8f40-516273849506',

@@ -2687,12 +2687,12 @@ export interface components {
         /**
          * @description The request is malformed or has invalid fields; nothing was changed.
          *
-         *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-         *     - `1001` MALFORMED_JSON: The request body is not valid JSON.
-         *     - `1012` JSON_TOO_DEEP: The request body nests arrays and objects more than 32 levels deep.
-         *     - `1002` BODY_REQUIRED: The request body must be a JSON object.
-         *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-         *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+         *     - `1000` VALIDATION_FAILED
+         *     - `1001` MALFORMED_JSON
+         *     - `1012` JSON_TOO_DEEP
+         *     - `1002` BODY_REQUIRED
+         *     - `1003` LOCATION_HEADER_INVALID
+         *     - `1004` CARD_NUMBER_REJECTED
          */
         "Error400-1000-1001-1012-1002-1003-1004": {
             headers: {
@@ -2708,9 +2708,9 @@ export interface components {
         /**
          * @description The request is malformed or has invalid fields; nothing was changed.
          *
-         *     - `1000` VALIDATION_FAILED: The request has invalid or missing fields.
-         *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-         *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+         *     - `1000` VALIDATION_FAILED
+         *     - `1003` LOCATION_HEADER_INVALID
+         *     - `1004` CARD_NUMBER_REJECTED
          */
         "Error400-1000-1003-1004": {
             headers: {
@@ -2726,8 +2726,8 @@ export interface components {
         /**
          * @description The request is malformed or has invalid fields; nothing was changed.
          *
-         *     - `1003` LOCATION_HEADER_INVALID: The Platform-Restaurant-External-ID header is missing or invalid.
-         *     - `1004` CARD_NUMBER_REJECTED: A full card number was sent. Send only the card metadata the vault returns (brand, last four, expiry).
+         *     - `1003` LOCATION_HEADER_INVALID
+         *     - `1004` CARD_NUMBER_REJECTED
          */
         "Error400-1003-1004": {
             headers: {
@@ -2743,8 +2743,8 @@ export interface components {
         /**
          * @description The caller is not authenticated.
          *
-         *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-         *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+         *     - `4001` AUTHENTICATION_REQUIRED
+         *     - `4002` INVALID_TOKEN
          */
         "Error401-4001-4002": {
             headers: {
@@ -2760,9 +2760,9 @@ export interface components {
         /**
          * @description The caller is not authenticated.
          *
-         *     - `4004` SESSION_SECRET_INVALID: The Platform-Session-Secret header is missing or does not match this customer.
-         *     - `4001` AUTHENTICATION_REQUIRED: A bearer access token is required: Authorization: Bearer <token>.
-         *     - `4002` INVALID_TOKEN: The access token is not accepted; the message says why (expired, malformed, signature, issuer, audience).
+         *     - `4004` SESSION_SECRET_INVALID
+         *     - `4001` AUTHENTICATION_REQUIRED
+         *     - `4002` INVALID_TOKEN
          */
         "Error401-4004-4001-4002": {
             headers: {
@@ -2778,8 +2778,8 @@ export interface components {
         /**
          * @description The caller is authenticated but may not do this.
          *
-         *     - `4031` INSUFFICIENT_SCOPE: The access token lacks the scope this operation needs.
-         *     - `4032` LOCATION_NOT_PERMITTED: The access token is not entitled to act for this location.
+         *     - `4031` INSUFFICIENT_SCOPE
+         *     - `4032` LOCATION_NOT_PERMITTED
          */
         "Error403-4031-4032": {
             headers: {
@@ -2795,7 +2795,7 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
+         *     - `2001` CUSTOMER_NOT_FOUND
          */
         "Error404-2001": {
             headers: {
@@ -2811,8 +2811,8 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-         *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
+         *     - `2001` CUSTOMER_NOT_FOUND
+         *     - `2002` PAYMENT_METHOD_NOT_FOUND
          */
         "Error404-2001-2002": {
             headers: {
@@ -2828,9 +2828,9 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-         *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
-         *     - `2003` PAYMENT_METHOD_NOT_OWNED: The payment method does not belong to this customer.
+         *     - `2001` CUSTOMER_NOT_FOUND
+         *     - `2002` PAYMENT_METHOD_NOT_FOUND
+         *     - `2003` PAYMENT_METHOD_NOT_OWNED
          */
         "Error404-2001-2002-2003": {
             headers: {
@@ -2846,8 +2846,8 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-         *     - `2004` DEFAULT_PAYMENT_METHOD_NOT_SET: No default payment method is set for this context name.
+         *     - `2001` CUSTOMER_NOT_FOUND
+         *     - `2004` DEFAULT_PAYMENT_METHOD_NOT_SET
          */
         "Error404-2001-2004": {
             headers: {
@@ -2863,8 +2863,8 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-         *     - `2010` MANDATE_NOT_FOUND: The mandate does not exist, or is not this customer's.
+         *     - `2001` CUSTOMER_NOT_FOUND
+         *     - `2010` MANDATE_NOT_FOUND
          */
         "Error404-2001-2010": {
             headers: {
@@ -2880,7 +2880,7 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2005` ROUTE_NOT_FOUND: No operation exists at this path.
+         *     - `2005` ROUTE_NOT_FOUND
          */
         "Error404-2005": {
             headers: {
@@ -2896,7 +2896,7 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
+         *     - `2006` PAYMENT_INTENT_NOT_FOUND
          */
         "Error404-2006": {
             headers: {
@@ -2912,10 +2912,10 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
-         *     - `2001` CUSTOMER_NOT_FOUND: The customer record does not exist.
-         *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
-         *     - `2010` MANDATE_NOT_FOUND: The mandate does not exist, or is not this customer's.
+         *     - `2006` PAYMENT_INTENT_NOT_FOUND
+         *     - `2001` CUSTOMER_NOT_FOUND
+         *     - `2002` PAYMENT_METHOD_NOT_FOUND
+         *     - `2010` MANDATE_NOT_FOUND
          */
         "Error404-2006-2001-2002-2010": {
             headers: {
@@ -2931,9 +2931,9 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2006` PAYMENT_INTENT_NOT_FOUND: The payment intent does not exist.
-         *     - `2002` PAYMENT_METHOD_NOT_FOUND: The payment method does not exist.
-         *     - `2010` MANDATE_NOT_FOUND: The mandate does not exist, or is not this customer's.
+         *     - `2006` PAYMENT_INTENT_NOT_FOUND
+         *     - `2002` PAYMENT_METHOD_NOT_FOUND
+         *     - `2010` MANDATE_NOT_FOUND
          */
         "Error404-2006-2002-2010": {
             headers: {
@@ -2949,7 +2949,7 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2007` EVENT_NOT_FOUND: The event does not exist (or is older than the retention period).
+         *     - `2007` EVENT_NOT_FOUND
          */
         "Error404-2007": {
             headers: {
@@ -2965,8 +2965,8 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2007` EVENT_NOT_FOUND: The event does not exist (or is older than the retention period).
-         *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
+         *     - `2007` EVENT_NOT_FOUND
+         *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND
          */
         "Error404-2007-2008": {
             headers: {
@@ -2982,7 +2982,7 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND: The webhook endpoint does not exist.
+         *     - `2008` WEBHOOK_ENDPOINT_NOT_FOUND
          */
         "Error404-2008": {
             headers: {
@@ -2998,7 +2998,7 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
-         *     - `2009` REFUND_NOT_FOUND: The refund does not exist.
+         *     - `2009` REFUND_NOT_FOUND
          */
         "Error404-2009": {
             headers: {
@@ -3014,7 +3014,7 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3001` CONFLICT
          */
         "Error409-3001": {
             headers: {
@@ -3031,8 +3031,8 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         *     - `3001` CONFLICT
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS
          */
         "Error409-3001-3003": {
             headers: {
@@ -3049,8 +3049,8 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT
+         *     - `3001` CONFLICT
          */
         "Error409-3002-3001": {
             headers: {
@@ -3067,10 +3067,10 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
-         *     - `3009` REFUND_EXCEEDS_CAPTURED: The refund asks for more than is left to refund of the captured amount; the message names what is left.
-         *     - `3010` REFUND_WINDOW_CLOSED: The payment was captured longer ago than REFUND_WINDOW_DAYS allows a refund.
-         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT
+         *     - `3009` REFUND_EXCEEDS_CAPTURED
+         *     - `3010` REFUND_WINDOW_CLOSED
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS
          */
         "Error409-3002-3009-3010-3003": {
             headers: {
@@ -3087,10 +3087,10 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
-         *     - `3011` OVERCAPTURE_LIMIT_EXCEEDED: The amount with this tip is more above the authorized amount than OVERCAPTURE_MAX_PERCENT allows; the message names the largest tip.
-         *     - `3012` OVERCAPTURE_DECLINED: The processor refused to capture more than was authorized; the intent can still be captured for the authorized amount.
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT
+         *     - `3011` OVERCAPTURE_LIMIT_EXCEEDED
+         *     - `3012` OVERCAPTURE_DECLINED
+         *     - `3001` CONFLICT
          */
         "Error409-3002-3011-3012-3001": {
             headers: {
@@ -3107,10 +3107,10 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT: The payment intent cannot make this change in its current status.
-         *     - `3013` MANDATE_INACTIVE: The mandate was revoked: no payment is made under it any more. Ask the payor for a new consent (a new mandate).
-         *     - `3014` MANDATE_AMOUNT_EXCEEDED: The amount is more than the mandate's maxAmount allows for one charge.
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT
+         *     - `3013` MANDATE_INACTIVE
+         *     - `3014` MANDATE_AMOUNT_EXCEEDED
+         *     - `3001` CONFLICT
          */
         "Error409-3002-3013-3014-3001": {
             headers: {
@@ -3127,7 +3127,7 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS
          */
         "Error409-3003": {
             headers: {
@@ -3144,9 +3144,9 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3004` CARD_LIMIT_REACHED: The customer already holds the most saved cards allowed. Remove one before saving another.
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         *     - `3004` CARD_LIMIT_REACHED
+         *     - `3001` CONFLICT
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS
          */
         "Error409-3004-3001-3003": {
             headers: {
@@ -3163,7 +3163,7 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3005` WEBHOOK_ENDPOINT_DISABLED: The webhook endpoint is disabled: enable it (PATCH status ENABLED) before redelivering to it.
+         *     - `3005` WEBHOOK_ENDPOINT_DISABLED
          */
         "Error409-3005": {
             headers: {
@@ -3180,8 +3180,8 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3006` EXTERNAL_REFERENCE_IN_USE: Another customer of this location holds this externalReferenceId.
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3006` EXTERNAL_REFERENCE_IN_USE
+         *     - `3001` CONFLICT
          */
         "Error409-3006-3001": {
             headers: {
@@ -3198,8 +3198,8 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3007` FINGERPRINT_IN_USE: Another card of this customer holds this fingerprint.
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
+         *     - `3007` FINGERPRINT_IN_USE
+         *     - `3001` CONFLICT
          */
         "Error409-3007-3001": {
             headers: {
@@ -3216,9 +3216,9 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3008` WEBHOOK_ENDPOINT_LIMIT_REACHED: The location already holds the most webhook endpoints allowed. Remove one before making another.
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         *     - `3008` WEBHOOK_ENDPOINT_LIMIT_REACHED
+         *     - `3001` CONFLICT
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS
          */
         "Error409-3008-3001-3003": {
             headers: {
@@ -3235,10 +3235,10 @@ export interface components {
         /**
          * @description The request conflicts with the current state.
          *
-         *     - `3013` MANDATE_INACTIVE: The mandate was revoked: no payment is made under it any more. Ask the payor for a new consent (a new mandate).
-         *     - `3014` MANDATE_AMOUNT_EXCEEDED: The amount is more than the mandate's maxAmount allows for one charge.
-         *     - `3001` CONFLICT: The request conflicts with a concurrent change. Retry it.
-         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS: A request with this Idempotency-Key is still being processed. Retry after the time Retry-After gives.
+         *     - `3013` MANDATE_INACTIVE
+         *     - `3014` MANDATE_AMOUNT_EXCEEDED
+         *     - `3001` CONFLICT
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS
          */
         "Error409-3013-3014-3001-3003": {
             headers: {
@@ -3255,7 +3255,7 @@ export interface components {
         /**
          * @description The request body is too large.
          *
-         *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+         *     - `1005` PAYLOAD_TOO_LARGE
          */
         "Error413-1005": {
             headers: {
@@ -3271,7 +3271,7 @@ export interface components {
         /**
          * @description The request body is too large.
          *
-         *     - `1005` PAYLOAD_TOO_LARGE: The request body is larger than 100 kB.
+         *     - `1005` PAYLOAD_TOO_LARGE
          */
         "Error413-1005-bare": {
             headers: {
@@ -3285,7 +3285,7 @@ export interface components {
         /**
          * @description The request body is not JSON.
          *
-         *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+         *     - `1006` UNSUPPORTED_MEDIA_TYPE
          */
         "Error415-1006": {
             headers: {
@@ -3301,7 +3301,7 @@ export interface components {
         /**
          * @description The request body is not JSON.
          *
-         *     - `1006` UNSUPPORTED_MEDIA_TYPE: The request body must be JSON (application/json, UTF-8, not compressed).
+         *     - `1006` UNSUPPORTED_MEDIA_TYPE
          */
         "Error415-1006-bare": {
             headers: {
@@ -3315,7 +3315,7 @@ export interface components {
         /**
          * @description The request is well formed but cannot be processed as sent.
          *
-         *     - `1007` IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. Use a new key for a new request.
+         *     - `1007` IDEMPOTENCY_KEY_REUSED
          */
         "Error422-1007": {
             headers: {
@@ -3331,7 +3331,7 @@ export interface components {
         /**
          * @description Too many requests.
          *
-         *     - `4292` RATE_LIMITED: Too many requests for this client and location; retry after the time Retry-After gives.
+         *     - `4292` RATE_LIMITED
          */
         "Error429-4292": {
             headers: {
@@ -3348,7 +3348,7 @@ export interface components {
         /**
          * @description Internal server error. The body never carries internal detail; quote requestId to support.
          *
-         *     - `5000` INTERNAL_ERROR: Internal server error.
+         *     - `5000` INTERNAL_ERROR
          */
         "Error500-5000": {
             headers: {
@@ -3364,7 +3364,7 @@ export interface components {
         /**
          * @description Internal server error. The body never carries internal detail; quote requestId to support.
          *
-         *     - `5000` INTERNAL_ERROR: Internal server error.
+         *     - `5000` INTERNAL_ERROR
          */
         "Error500-5000-bare": {
             headers: {
@@ -3378,9 +3378,9 @@ export interface components {
         /**
          * @description A dependency is unavailable; retry with backoff.
          *
-         *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-         *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-         *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+         *     - `5003` SERVICE_UNAVAILABLE
+         *     - `5006` SERVICE_OVERLOADED
+         *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE
          */
         "Error503-5003-5006-5004": {
             headers: {
@@ -3397,7 +3397,7 @@ export interface components {
         /**
          * @description A dependency is unavailable; retry with backoff.
          *
-         *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
+         *     - `5003` SERVICE_UNAVAILABLE
          */
         "Error503-5003-bare": {
             headers: {
@@ -3412,10 +3412,10 @@ export interface components {
         /**
          * @description A dependency is unavailable; retry with backoff.
          *
-         *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE: The payment processor did not answer. Nothing was recorded; retry after the time Retry-After gives.
-         *     - `5003` SERVICE_UNAVAILABLE: The service is temporarily unavailable. Retry later.
-         *     - `5006` SERVICE_OVERLOADED: The service is at capacity and answered rather than queue the request. Retry after the time Retry-After gives: a connection that asks again sooner gets its next 503 only after a short hold.
-         *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE: The identity provider's signing keys could not be fetched. Retry later.
+         *     - `5005` PAYMENT_PROCESSOR_UNAVAILABLE
+         *     - `5003` SERVICE_UNAVAILABLE
+         *     - `5006` SERVICE_OVERLOADED
+         *     - `5004` IDENTITY_PROVIDER_UNAVAILABLE
          */
         "Error503-5005-5003-5006-5004": {
             headers: {
@@ -3438,24 +3438,40 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+        ContextName: string;
         /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
         createdAfter: string;
         /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
         createdBefore: string;
+        /** @description The customer record. */
+        CustomerId: string;
+        /** @description The event. */
+        EventId: string;
         /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
         eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*" | "mandate.*";
         /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
         IdempotencyKey: string;
+        /** @description Mandate identifier. */
+        MandateId: string;
+        /** @description Payment intent identifier. */
+        PaymentIntentId: string;
+        /** @description The saved card. */
+        PaymentMethodId: string;
         /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
         PlatformRestaurantExternalId: string;
         /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
         PlatformSessionSecret: string;
+        /** @description Refund identifier. */
+        RefundId: string;
         /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
         "webhook-id": string;
         /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
         "webhook-signature": string;
         /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
         "webhook-timestamp": string;
+        /** @description The webhook endpoint. */
+        WebhookEndpointId: string;
     };
     requestBodies: never;
     headers: {
@@ -3772,7 +3788,7 @@ export interface operations {
             };
             path: {
                 /** @description The customer record. */
-                id: string;
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -3808,7 +3824,7 @@ export interface operations {
             };
             path: {
                 /** @description The customer record. */
-                id: string;
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -3845,7 +3861,7 @@ export interface operations {
             };
             path: {
                 /** @description The customer record. */
-                id: string;
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -3899,7 +3915,7 @@ export interface operations {
             };
             path: {
                 /** @description The customer record. */
-                id: string;
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -3944,7 +3960,7 @@ export interface operations {
             };
             path: {
                 /** @description The customer record. */
-                id: string;
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -3982,7 +3998,7 @@ export interface operations {
             };
             path: {
                 /** @description The customer record. */
-                id: string;
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -4026,10 +4042,10 @@ export interface operations {
                 "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
-                /** @description Customer identifier. */
-                id: string;
+                /** @description The customer record. */
+                id: components["parameters"]["CustomerId"];
                 /** @description Mandate identifier. */
-                mandateId: string;
+                mandateId: components["parameters"]["MandateId"];
             };
             cookie?: never;
         };
@@ -4066,10 +4082,10 @@ export interface operations {
                 "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
-                /** @description Customer identifier. */
-                id: string;
+                /** @description The customer record. */
+                id: components["parameters"]["CustomerId"];
                 /** @description Mandate identifier. */
-                mandateId: string;
+                mandateId: components["parameters"]["MandateId"];
             };
             cookie?: never;
         };
@@ -4113,7 +4129,7 @@ export interface operations {
             };
             path: {
                 /** @description The customer record. */
-                id: string;
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -4151,7 +4167,7 @@ export interface operations {
             };
             path: {
                 /** @description The customer record. */
-                id: string;
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -4208,8 +4224,10 @@ export interface operations {
                 "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
-                id: string;
-                paymentMethodId: string;
+                /** @description The customer record. */
+                id: components["parameters"]["CustomerId"];
+                /** @description The saved card. */
+                paymentMethodId: components["parameters"]["PaymentMethodId"];
             };
             cookie?: never;
         };
@@ -4243,8 +4261,10 @@ export interface operations {
                 "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
-                id: string;
-                paymentMethodId: string;
+                /** @description The customer record. */
+                id: components["parameters"]["CustomerId"];
+                /** @description The saved card. */
+                paymentMethodId: components["parameters"]["PaymentMethodId"];
             };
             cookie?: never;
         };
@@ -4289,7 +4309,7 @@ export interface operations {
             };
             path: {
                 /** @description The customer record. */
-                id: string;
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -4336,8 +4356,9 @@ export interface operations {
             };
             path: {
                 /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
-                contextName: string;
-                id: string;
+                contextName: components["parameters"]["ContextName"];
+                /** @description The customer record. */
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -4373,8 +4394,9 @@ export interface operations {
             };
             path: {
                 /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
-                contextName: string;
-                id: string;
+                contextName: components["parameters"]["ContextName"];
+                /** @description The customer record. */
+                id: components["parameters"]["CustomerId"];
             };
             cookie?: never;
         };
@@ -4456,7 +4478,7 @@ export interface operations {
             };
             path: {
                 /** @description The event. */
-                id: string;
+                id: components["parameters"]["EventId"];
             };
             cookie?: never;
         };
@@ -4492,7 +4514,7 @@ export interface operations {
             };
             path: {
                 /** @description The event. */
-                id: string;
+                id: components["parameters"]["EventId"];
             };
             cookie?: never;
         };
@@ -4627,7 +4649,7 @@ export interface operations {
             };
             path: {
                 /** @description Payment intent identifier. */
-                id: string;
+                id: components["parameters"]["PaymentIntentId"];
             };
             cookie?: never;
         };
@@ -4663,7 +4685,7 @@ export interface operations {
             };
             path: {
                 /** @description Payment intent identifier. */
-                id: string;
+                id: components["parameters"]["PaymentIntentId"];
             };
             cookie?: never;
         };
@@ -4706,7 +4728,7 @@ export interface operations {
             };
             path: {
                 /** @description Payment intent identifier. */
-                id: string;
+                id: components["parameters"]["PaymentIntentId"];
             };
             cookie?: never;
         };
@@ -4749,7 +4771,7 @@ export interface operations {
             };
             path: {
                 /** @description Payment intent identifier. */
-                id: string;
+                id: components["parameters"]["PaymentIntentId"];
             };
             cookie?: never;
         };
@@ -4794,7 +4816,7 @@ export interface operations {
             };
             path: {
                 /** @description Payment intent identifier. */
-                id: string;
+                id: components["parameters"]["PaymentIntentId"];
             };
             cookie?: never;
         };
@@ -4846,7 +4868,7 @@ export interface operations {
             };
             path: {
                 /** @description Payment intent identifier. */
-                id: string;
+                id: components["parameters"]["PaymentIntentId"];
             };
             cookie?: never;
         };
@@ -4884,7 +4906,7 @@ export interface operations {
             };
             path: {
                 /** @description Payment intent identifier. */
-                id: string;
+                id: components["parameters"]["PaymentIntentId"];
             };
             cookie?: never;
         };
@@ -4929,7 +4951,7 @@ export interface operations {
             };
             path: {
                 /** @description Refund identifier. */
-                id: string;
+                id: components["parameters"]["RefundId"];
             };
             cookie?: never;
         };
@@ -5118,7 +5140,7 @@ export interface operations {
             };
             path: {
                 /** @description The webhook endpoint. */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5154,7 +5176,7 @@ export interface operations {
             };
             path: {
                 /** @description The webhook endpoint. */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5188,7 +5210,7 @@ export interface operations {
             };
             path: {
                 /** @description The webhook endpoint. */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5237,7 +5259,7 @@ export interface operations {
             };
             path: {
                 /** @description The webhook endpoint. */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5273,7 +5295,7 @@ export interface operations {
             };
             path: {
                 /** @description The webhook endpoint. */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };

@@ -36,8 +36,8 @@ export function jsonResponse(description: string, schema: z.ZodType): ZodOpenApi
 
 /** One catalog entry as a line of a response's description. */
 function catalogLine(errorCode: ErrorCode): string {
-  const entry = ERROR_CATALOG[errorCode];
-  return `- \`${entry.code}\` ${errorCode}: ${entry.message}`;
+  // The entry's meaning is written once, in its example (components.examples); an answer names it.
+  return `- \`${ERROR_CATALOG[errorCode].code}\` ${errorCode}`;
 }
 
 const STATUS_TEXT: Record<number, string> = {
