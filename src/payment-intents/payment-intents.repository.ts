@@ -4,6 +4,7 @@ import type { PaymentError } from '../payment-processor/payment-processor';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { runRecording, statementRecordingEvent, type BoundEvent } from '../change-log/record-events';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
+import { runSweep, sweepStatement } from '../platform/db/sweep-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
 import { statusesMovedBy, type PaymentIntentStatus } from './payment-intent-status';
 
@@ -340,15 +341,13 @@ export async function moveWithEvent(
   return row === undefined ? undefined : toRecord(row);
 }
 
-const DUE_AUTHORIZATIONS = preparedStatement(
-  'payment_intents_due_authorizations',
-  `select ${COLUMNS.join(', ')} from ${TABLE} where status = 'REQUIRES_CAPTURE' and capture_before <= now() order by capture_before limit ?`,
-);
+const SELECT_INTENTS = `select ${COLUMNS.join(', ')} from ${TABLE}`;
 
-const DUE_AUTHORIZATIONS_AT = preparedStatement(
-  'payment_intents_due_authorizations_at',
-  `select ${COLUMNS.join(', ')} from ${TABLE}
-    where status = 'REQUIRES_CAPTURE' and capture_before <= now() and location_id = ? order by capture_before limit ?`,
+const DUE_AUTHORIZATIONS = sweepStatement(
+  'payment_intents_due_authorizations',
+  SELECT_INTENTS,
+  "status = 'REQUIRES_CAPTURE' and capture_before <= now()",
+  'capture_before',
 );
 
 /**
@@ -356,57 +355,31 @@ const DUE_AUTHORIZATIONS_AT = preparedStatement(
  * locations (the sweep's), or at one location (its sandbox clock's rules).
  */
 export async function dueAuthorizations(db: Knex, limit: number, locationId?: string): Promise<PaymentIntentRecord[]> {
-  const rows =
-    locationId === undefined
-      ? await runPrepared<PaymentIntentRow>(db, DUE_AUTHORIZATIONS, [limit])
-      : await runPrepared<PaymentIntentRow>(db, DUE_AUTHORIZATIONS_AT, [locationId, limit]);
-  return rows.map(toRecord);
+  return (await runSweep<PaymentIntentRow>(db, DUE_AUTHORIZATIONS, [], limit, locationId)).map(toRecord);
 }
 
-const DUE_EXPIRIES = preparedStatement(
+const DUE_EXPIRIES = sweepStatement(
   'payment_intents_due_expiries',
-  `select ${COLUMNS.join(', ')} from ${TABLE}
-    where status in ('REQUIRES_PAYMENT_METHOD', 'REQUIRES_CONFIRMATION') and created_at <= now() - make_interval(hours => ?)
-    order by created_at limit ?`,
-);
-
-const DUE_EXPIRIES_AT = preparedStatement(
-  'payment_intents_due_expiries_at',
-  `select ${COLUMNS.join(', ')} from ${TABLE}
-    where status in ('REQUIRES_PAYMENT_METHOD', 'REQUIRES_CONFIRMATION') and created_at <= now() - make_interval(hours => ?) and location_id = ?
-    order by created_at limit ?`,
+  SELECT_INTENTS,
+  "status in ('REQUIRES_PAYMENT_METHOD', 'REQUIRES_CONFIRMATION') and created_at <= now() - make_interval(hours => ?)",
+  'created_at',
 );
 
 /** Unpaid intents made at least `expiryHours` ago, oldest first: across locations (the expiry sweep's), or at one location. */
 export async function dueExpiries(db: Knex, expiryHours: number, limit: number, locationId?: string): Promise<PaymentIntentRecord[]> {
-  const rows =
-    locationId === undefined
-      ? await runPrepared<PaymentIntentRow>(db, DUE_EXPIRIES, [expiryHours, limit])
-      : await runPrepared<PaymentIntentRow>(db, DUE_EXPIRIES_AT, [expiryHours, locationId, limit]);
-  return rows.map(toRecord);
+  return (await runSweep<PaymentIntentRow>(db, DUE_EXPIRIES, [expiryHours], limit, locationId)).map(toRecord);
 }
 
-const STUCK_IN_PROCESSING = preparedStatement(
+const STUCK_IN_PROCESSING = sweepStatement(
   'payment_intents_stuck_in_processing',
-  `select ${COLUMNS.join(', ')} from ${TABLE}
-    where status = 'PROCESSING' and updated_at < now() - make_interval(secs => ?)
-    order by updated_at limit ?`,
-);
-
-const STUCK_IN_PROCESSING_AT = preparedStatement(
-  'payment_intents_stuck_in_processing_at',
-  `select ${COLUMNS.join(', ')} from ${TABLE}
-    where status = 'PROCESSING' and updated_at < now() - make_interval(secs => ?) and location_id = ?
-    order by updated_at limit ?`,
+  SELECT_INTENTS,
+  "status = 'PROCESSING' and updated_at < now() - make_interval(secs => ?)",
+  'updated_at',
 );
 
 /** Intents PROCESSING for longer than `olderThanSeconds`, across locations or at one: a process died while the processor was asked. */
 export async function stuckInProcessing(db: Knex, olderThanSeconds: number, limit: number, locationId?: string): Promise<PaymentIntentRecord[]> {
-  const rows =
-    locationId === undefined
-      ? await runPrepared<PaymentIntentRow>(db, STUCK_IN_PROCESSING, [olderThanSeconds, limit])
-      : await runPrepared<PaymentIntentRow>(db, STUCK_IN_PROCESSING_AT, [olderThanSeconds, locationId, limit]);
-  return rows.map(toRecord);
+  return (await runSweep<PaymentIntentRow>(db, STUCK_IN_PROCESSING, [olderThanSeconds], limit, locationId)).map(toRecord);
 }
 
 export interface PaymentIntentQuery extends PageQuery {

@@ -4,6 +4,7 @@ import type { WriteContext } from '../change-log/write-context';
 import { clockNow } from '../platform/clock/location-clock';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
+import { runSweep, sweepStatement } from '../platform/db/sweep-statement';
 import type { RefundRecord } from './refund-record';
 import { refundEventOf, type RefundReason, type RefundStatus, type SettledRefundStatus } from './refund-status';
 import { toRefund } from './refunds.schemas';
@@ -174,18 +175,11 @@ export async function listRefunds(
   return { refunds: found.rows.map(toRecord), hasMore: found.hasMore };
 }
 
-const PENDING_REFUNDS = preparedStatement(
+const PENDING_REFUNDS = sweepStatement(
   'pending_refunds',
-  `select ${COLUMNS.join(', ')} from ${TABLE}
-    where status = 'PENDING' and updated_at < now() - make_interval(secs => ?)
-    order by updated_at limit ?`,
-);
-
-const PENDING_REFUNDS_AT = preparedStatement(
-  'pending_refunds_at',
-  `select ${COLUMNS.join(', ')} from ${TABLE}
-    where status = 'PENDING' and updated_at < now() - make_interval(secs => ?) and location_id = ?
-    order by updated_at limit ?`,
+  `select ${COLUMNS.join(', ')} from ${TABLE}`,
+  "status = 'PENDING' and updated_at < now() - make_interval(secs => ?)",
+  'updated_at',
 );
 
 /**
@@ -193,9 +187,5 @@ const PENDING_REFUNDS_AT = preparedStatement(
  * locations or at one: the sweep (or a sandbox clock's rules) asks the processor about them.
  */
 export async function pendingRefunds(db: Knex, olderThanSeconds: number, limit: number, locationId?: string): Promise<RefundRecord[]> {
-  const rows =
-    locationId === undefined
-      ? await runPrepared<RefundRow>(db, PENDING_REFUNDS, [olderThanSeconds, limit])
-      : await runPrepared<RefundRow>(db, PENDING_REFUNDS_AT, [olderThanSeconds, locationId, limit]);
-  return rows.map(toRecord);
+  return (await runSweep<RefundRow>(db, PENDING_REFUNDS, [olderThanSeconds], limit, locationId)).map(toRecord);
 }
