@@ -42,7 +42,9 @@ const ERASE_PERSONAL_DATA = preparedStatement(
         .map((resource) => `'${resource}'`)
         .join(', ')})
      union
-     select id from events where location_id = ? and type like 'payment_intent.%' and data #>> '{object,id}' = any(?::text[])
+     -- An index lookup per intent (events_of_intent), whatever the location's other intents hold.
+     select e.id from unnest(?::text[]) as intent(id)
+       join events e on e.location_id = ? and e.type like 'payment_intent.%' and e.data #>> '{object,id}' = intent.id
    )
    update events set data = data || jsonb_build_object('object', ${scrubbed(`data->'object'`)}, 'previous', ${scrubbed(`data->'previous'`)})
      from targets
@@ -57,5 +59,5 @@ const ERASE_PERSONAL_DATA = preparedStatement(
  * erasure's transaction, in one statement (however long the history).
  */
 export async function erasePersonalDataFromEvents(trx: Knex.Transaction, locationId: string, customerId: string, intentIds: readonly string[]): Promise<void> {
-  await runPrepared(trx, ERASE_PERSONAL_DATA, [locationId, customerId, locationId, textArrayLiteral(intentIds), locationId]);
+  await runPrepared(trx, ERASE_PERSONAL_DATA, [locationId, customerId, textArrayLiteral(intentIds), locationId, locationId]);
 }

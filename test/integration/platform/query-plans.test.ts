@@ -138,40 +138,36 @@ async function callEveryOperation(): Promise<void> {
     await api.post(`/v1/payment-intents/${paid.body.id}/${end}`).set(as).send({}).expect(200);
   }
   // Cards on file: a mandate, its reads, an off-session charge on it and one on the context's default card, its revocation.
-  // At another location than the erasure's below, so that its statements meet the seeded history, not these intents' events.
-  const payor = seededCustomer(8);
-  const asPayor = testApp.as(payor.locationId);
-  const payorPath = `/v1/customers/${payor.id}`;
   const mandate = await api
-    .post(`${payorPath}/mandates`)
-    .set(asPayor)
+    .post(`${customerPath}/mandates`)
+    .set(as)
     .send({
-      paymentMethodId: payor.cardIds[1],
+      paymentMethodId: one.cardIds[1],
       standingInstructionType: 'RECURRING',
       contextName: 'plans',
       consent: { acceptedAt: '2026-11-01T00:00:00Z', textVersion: 'v1' },
     })
     .expect(201);
-  await api.get(`${payorPath}/mandates?limit=5`).set(asPayor).expect(200);
-  await api.get(`${payorPath}/mandates?limit=5&startingAfter=${mandate.body.id}`).set(asPayor).expect(200);
-  await api.get(`${payorPath}/mandates/${mandate.body.id}`).set(asPayor).expect(200);
+  await api.get(`${customerPath}/mandates?limit=5`).set(as).expect(200);
+  await api.get(`${customerPath}/mandates?limit=5&startingAfter=${mandate.body.id}`).set(as).expect(200);
+  await api.get(`${customerPath}/mandates/${mandate.body.id}`).set(as).expect(200);
   const offSession = await api
     .post('/v1/payment-intents')
-    .set(asPayor)
-    .send({ amount: 900, currency: 'USD', externalReferenceId: 'order-plans', customerId: payor.id, offSession: true, mandateId: mandate.body.id })
+    .set(as)
+    .send({ amount: 900, currency: 'USD', externalReferenceId: 'order-plans', customerId: one.id, offSession: true, mandateId: mandate.body.id })
     .expect(201);
   await api
     .post(`/v1/payment-intents/${offSession.body.id}/confirm`)
-    .set(asPayor)
+    .set(as)
     .send({})
     .expect(200, /REQUIRES_CAPTURE/);
   const byContext = await api
     .post('/v1/payment-intents')
-    .set(asPayor)
-    .send({ amount: 900, currency: 'USD', externalReferenceId: 'order-plans', customerId: payor.id, contextName: 'online-ordering' })
+    .set(as)
+    .send({ amount: 900, currency: 'USD', externalReferenceId: 'order-plans', customerId: one.id, contextName: 'online-ordering' })
     .expect(201);
-  await api.post(`/v1/payment-intents/${byContext.body.id}/confirm`).set(asPayor).send({}).expect(200);
-  await api.post(`${payorPath}/mandates/${mandate.body.id}/revoke`).set(asPayor).send({}).expect(200);
+  await api.post(`/v1/payment-intents/${byContext.body.id}/confirm`).set(as).send({}).expect(200);
+  await api.post(`${customerPath}/mandates/${mandate.body.id}/revoke`).set(as).send({}).expect(200);
   await api.get('/v1/payment-intents?limit=5').set(as).expect(200);
   await api.get(`/v1/payment-intents?limit=5&startingAfter=${intent.body.id}`).set(as).expect(200);
   await api.get('/v1/payment-intents?status=SUCCEEDED').set(as).expect(200);
