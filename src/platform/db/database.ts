@@ -80,8 +80,8 @@ const TCP_KEEPALIVE_IDLE_MS = 10_000;
  * destroys a connection that fails this check (pg ends it by dropping the
  * socket) and opens a fresh one.
  */
-function isReadyForQuery(connection: { readyForQuery?: boolean; evicted?: boolean }): boolean {
-  return connection.readyForQuery === true && connection.evicted !== true;
+function isReadyForQuery(connection: { readyForQuery?: boolean }): boolean {
+  return connection.readyForQuery === true;
 }
 
 function postgresConfig(databaseUrl: string, options: DatabaseOptions): Knex.Config {

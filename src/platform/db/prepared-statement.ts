@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { clockOffsetMs } from '../clock/location-clock';
-import { evictConnection, sqlDriverOf } from './sql-driver';
+import { sqlDriverOf } from './sql-driver';
 
 /**
  * A hot query written once as SQL and run as a named prepared statement: the
@@ -58,9 +58,8 @@ export async function runPrepared<Row>(db: Knex | Knex.Transaction, given: Prepa
   try {
     return await driver.query<Row>(connection, statement, bindings);
   } catch (error) {
-    // read_only_sql_transaction: the server became a standby (a failover); the connection goes, and the next looks for the primary.
-    if ((error as { code?: unknown }).code === '25006') evictConnection(connection);
-    // Knex's own event, as its runner emits it: database.ts listens to follow a failover.
+    // Knex's own event, as its runner emits it: database.ts listens to follow a failover (a read-only refusal,
+    // a lost server), and the pool then replaces the connections made before.
     client.emit('query-error', error, { method: 'raw', sql: statement.positionalText, bindings, options: {} });
     throw error;
   } finally {

@@ -43,11 +43,6 @@ export const pgliteDriver: SqlDriver = {
 /** Knex takes `userParams` in its configuration (the documented `knex.userParams`) and keeps them on its client's. */
 type ConfigWithParams = Knex.Config & { userParams?: Record<string, unknown> };
 
-/** A pooled connection to be replaced rather than handed out again (database.ts's pool validation): its server refused a write as read-only, having become a standby. */
-export function evictConnection(connection: unknown): void {
-  (connection as { evicted?: boolean }).evicted = true;
-}
-
 /** The Knex configuration that carries `driver` to every statement run on it. */
 export function withSqlDriver(driver: SqlDriver, config: ConfigWithParams): ConfigWithParams {
   return { ...config, userParams: { ...config.userParams, sqlDriver: driver } };
