@@ -123,7 +123,8 @@ export async function startFormation(): Promise<Formation> {
       await sleep(250);
     }
   };
-  await until('the monitor', async () => (await autoctl(['show', 'state', '--pgdata', monitorData, '--json'])).trim().startsWith('['));
+  // Its initdb and extension take about a minute on a quiet machine of two cores, and more on a busy one (90 s was once not enough in CI).
+  await until('the monitor', async () => (await autoctl(['show', 'state', '--pgdata', monitorData, '--json'])).trim().startsWith('['), 240_000);
 
   const nodes: FormationNode[] = [];
   const startNodeKeeper = (node: FormationNode) =>

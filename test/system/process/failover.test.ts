@@ -40,7 +40,7 @@ beforeAll(async () => {
     RATE_LIMIT_REQUESTS: '1000000',
   });
   token = await devClientToken(service.baseUrl);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await service?.stop();
