@@ -14,6 +14,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { openDatabase } from '../src/platform/db/database';
 import { createLogger } from '../src/platform/logger';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
+import { SecretBox, useSecretBox, withNewKey } from '../src/platform/secrets/secret-box';
 import { newWebhookSecret } from '../src/webhooks/webhook-signature';
 import { createBenchDatabase } from './bench-database';
 
@@ -23,6 +24,8 @@ const ENDPOINTS = Number(values.endpoints);
 const LOCATION = 'bench-webhooks';
 
 async function main(): Promise<void> {
+  // The service's keyring is set at start-up (server.ts); the endpoints' secrets here are stored in clear, which it opens as they are.
+  useSecretBox(new SecretBox(withNewKey()));
   const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const received = new Map<string, number>();
   const receiver = createServer((request, response) => {

@@ -36,27 +36,40 @@ export interface ClaimedDelivery {
   endpoint: WebhookEndpointRecord;
 }
 
+/**
+ * The claim, endpoint by endpoint. `pending_endpoints` walks the distinct
+ * endpoints with a pending delivery, one index descent each (a loose index
+ * scan: PostgreSQL 15 has no skip scan of its own), so delivered rows and
+ * endpoints with nothing pending cost nothing. Each enabled one then offers a
+ * window of its own oldest due deliveries, as many as it has slots left here,
+ * locked `skip locked`; the oldest of all the windows are leased. One
+ * endpoint's backlog fills only its own window: another endpoint's new
+ * delivery is in the next claim.
+ */
 const CLAIM_DUE_DELIVERIES = preparedStatement(
   'claim_due_webhook_deliveries',
-  `with candidates as (
-     select d.location_id, d.id, d.endpoint_id, d.next_attempt_at
-       from webhook_deliveries d
-       join webhook_endpoints e on e.location_id = d.location_id and e.id = d.endpoint_id
-      where d.status = 'PENDING' and d.next_attempt_at <= now() and e.status = 'ENABLED'
-      order by d.next_attempt_at
-      limit ?
-      for update of d skip locked
+  `with recursive pending_endpoints as (
+     (select d.location_id, d.endpoint_id from webhook_deliveries d where d.status = 'PENDING' order by d.endpoint_id limit 1)
+     union all
+     select next.* from pending_endpoints p cross join lateral (
+       select d.location_id, d.endpoint_id from webhook_deliveries d
+        where d.status = 'PENDING' and d.endpoint_id > p.endpoint_id
+        order by d.endpoint_id limit 1
+     ) next
    ),
-   ranked as (
-     select c.*, row_number() over (partition by c.endpoint_id order by c.next_attempt_at, c.id) as place
-       from candidates c
+   in_flight as (select b.key::uuid as endpoint_id, b.value::int as busy from jsonb_each_text(?::jsonb) b),
+   candidates as (
+     select window_of.* from pending_endpoints p
+     join webhook_endpoints e on e.location_id = p.location_id and e.id = p.endpoint_id and e.status = 'ENABLED'
+     cross join lateral (
+       select d.location_id, d.id, d.next_attempt_at from webhook_deliveries d
+        where d.endpoint_id = p.endpoint_id and d.status = 'PENDING' and d.next_attempt_at <= now()
+        order by d.next_attempt_at
+        limit greatest(? - coalesce((select f.busy from in_flight f where f.endpoint_id = p.endpoint_id), 0), 0)
+        for update of d skip locked
+     ) window_of
    ),
-   chosen as (
-     select r.location_id, r.id from ranked r
-      where r.place <= ? - coalesce((select b.value::int from jsonb_each_text(?::jsonb) b where b.key = r.endpoint_id::text), 0)
-      order by r.next_attempt_at
-      limit ?
-   ),
+   chosen as (select c.location_id, c.id from candidates c order by c.next_attempt_at limit ?),
    leased as (
      update webhook_deliveries w
         set attempts = w.attempts + 1, next_attempt_at = now() + make_interval(secs => ?), updated_at = now()
@@ -86,8 +99,9 @@ function withDates<Row>(json: Record<string, unknown>, columns: readonly string[
 }
 
 /**
- * Takes due deliveries of enabled endpoints, at most `perEndpoint` of any one
- * endpoint (less those `busy` already has in flight here), and leases them,
+ * Takes due deliveries of enabled endpoints, oldest first, at most
+ * `perEndpoint` of any one endpoint (less those `busy` already has in flight
+ * here), whatever the backlog of the others, and leases them,
  * in one statement: their due time moves `leaseMs` ahead, so a replica that
  * dies mid-attempt leaves them to be retried once the lease runs out, and no
  * other replica takes them meanwhile (`skip locked` while choosing, the
@@ -100,9 +114,8 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   if (options.limit <= 0) return [];
   const rows = await runPrepared<ClaimRow>(db, CLAIM_DUE_DELIVERIES, [
-    options.limit * 4,
-    options.perEndpoint,
     JSON.stringify(Object.fromEntries(options.busy)),
+    options.perEndpoint,
     options.limit,
     options.leaseMs / 1000,
   ]);

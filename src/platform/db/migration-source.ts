@@ -18,6 +18,7 @@ import * as partialAuthorization from '../../../migrations/20261130030000_partia
 import * as cardsOnFile from '../../../migrations/20261201000000_cards_on_file';
 import * as intentExpiry from '../../../migrations/20261201010000_intent_expiry';
 import * as sandboxClocks from '../../../migrations/20261201020000_sandbox_clocks';
+import * as claimsPerEndpoint from '../../../migrations/20261202000000_claims_per_endpoint';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,6 +50,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261201000000_cards_on_file', cardsOnFile],
   ['20261201010000_intent_expiry', intentExpiry],
   ['20261201020000_sandbox_clocks', sandboxClocks],
+  ['20261202000000_claims_per_endpoint', claimsPerEndpoint],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

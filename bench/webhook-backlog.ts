@@ -1,0 +1,190 @@
+/**
+ * `npm run bench:webhooks:backlog`: the webhook dispatcher when one endpoint
+ * was down for a day. On a database of its own: ten endpoints at ten
+ * locations, all answered 204 at once by a local receiver.
+ *
+ * 1. The claim statement's time (median and p99 of `--claims` claims, each
+ *    rolled back) as the deliveries table grows: empty; with `--delivered`
+ *    rows delivered; and with a backlog of `--backlog` due deliveries to
+ *    endpoint 0 besides.
+ * 2. The drain: one dispatcher (the service's defaults: 16 in flight, 4 per
+ *    endpoint) works the backlog off while the other nine endpoints' locations
+ *    record `--rate` events a second through the service's own recordEvents;
+ *    it reports the backlog's deliveries per second and the healthy
+ *    endpoints' lag (arrival minus the event's createdAt) p50 and p99.
+ *   DATABASE_URL (default the local server)
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
+import { recordEvents } from '../src/change-log/record-events';
+import { openDatabase } from '../src/platform/db/database';
+import { createLogger } from '../src/platform/logger';
+import { claimDueDeliveries } from '../src/webhooks/webhook-deliveries.repository';
+import { MAX_IN_FLIGHT_PER_ENDPOINT, WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
+import { SecretBox, useSecretBox, withNewKey } from '../src/platform/secrets/secret-box';
+import { newWebhookSecret } from '../src/webhooks/webhook-signature';
+import { createBenchDatabase, withClient } from './bench-database';
+import { percentileOf as percentile } from './percentile';
+
+const { values } = parseArgs({
+  options: {
+    backlog: { type: 'string', default: '100000' },
+    delivered: { type: 'string', default: '1000000' },
+    claims: { type: 'string', default: '200' },
+    rate: { type: 'string', default: '100' },
+    'drain-seconds': { type: 'string', default: '60' },
+  },
+});
+const BACKLOG = Number(values.backlog);
+const DELIVERED = Number(values.delivered);
+const CLAIMS = Number(values.claims);
+const RATE = Number(values.rate);
+const DRAIN_SECONDS = Number(values['drain-seconds']);
+const ENDPOINTS = 10;
+const CONCURRENCY = 16;
+const location = (index: number) => `bench-webhooks-${index}`;
+
+/** A receiver answering 204 at once, keeping each delivery's lag by endpoint (its path). */
+async function startReceiver() {
+  const lags = new Map<number, number[]>();
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const endpoint = Number(request.url?.split('-').pop());
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { createdAt: string };
+      const list = lags.get(endpoint) ?? [];
+      list.push(Date.now() - Date.parse(event.createdAt));
+      lags.set(endpoint, list);
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, lags, close: () => server.close() };
+}
+
+/** `perEndpoint` events at each of `endpoints`' locations, delivered (or due, a day old) to its endpoint, in SQL. */
+async function seedDeliveries(databaseUrl: string, endpoints: Array<{ index: number; id: string }>, count: number, status: 'SUCCEEDED' | 'PENDING') {
+  // A connection of its own: the pool's give up on a statement after its timeout's margin.
+  await withClient(databaseUrl, async (client) => {
+    for (const endpoint of endpoints) {
+      for (let done = 0; done < count; done += 100_000) {
+        await client.query(
+          `with made as (
+           insert into events (location_id, id, type, data, created_at)
+           select $1, gen_random_uuid(), 'customer.created', '{"object": {}, "previous": null}', now() - interval '1 day'
+             from generate_series(1, $2) n
+           returning location_id, id
+         )
+         insert into webhook_deliveries (location_id, id, endpoint_id, event_id, status, attempts, next_attempt_at)
+         select location_id, gen_random_uuid(), $3, id, $4, $5, now() - interval '1 day' + row_number() over () * interval '1 millisecond'
+           from made`,
+          [location(endpoint.index), Math.min(100_000, count - done), endpoint.id, status, status === 'SUCCEEDED' ? 1 : 0],
+        );
+      }
+    }
+    await client.query('vacuum analyze events, webhook_deliveries');
+  });
+}
+
+/** The claim statement's time, each claim rolled back so every one sees the same table. */
+async function claimTimes(db: Knex): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < CLAIMS; i += 1) {
+    await db
+      .transaction(async (trx) => {
+        const started = performance.now();
+        await claimDueDeliveries(trx, { limit: CONCURRENCY, perEndpoint: MAX_IN_FLIGHT_PER_ENDPOINT, busy: new Map(), leaseMs: 40_000 });
+        times.push(performance.now() - started);
+        await trx.rollback();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof Error && error.message.includes('Transaction rejected with non-error'))) throw error;
+      });
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+async function main(): Promise<void> {
+  // The service's keyring is set at start-up (server.ts); the endpoints' secrets here are stored in clear, which it opens as they are.
+  useSecretBox(new SecretBox(withNewKey()));
+  const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const receiver = await startReceiver();
+  const db = openDatabase({ databaseUrl: database.url, poolMax: 10, acquireTimeoutMs: 10_000, statementTimeoutMs: 0 }).knex;
+  const lines = [
+    `Webhook backlog: ${ENDPOINTS} endpoints at ${ENDPOINTS} locations on one local receiver, PostgreSQL at ${new URL(database.url).host}; command: \`npm run bench:webhooks:backlog -- ${process.argv.slice(2).join(' ')}\`.`,
+    '',
+    '| claim statement, deliveries table | p50 ms | p99 ms |',
+    '|---|---:|---:|',
+  ];
+  const claimRow = async (label: string) => {
+    const { p50, p99 } = await claimTimes(db);
+    lines.push(`| ${label} | ${p50.toFixed(2)} | ${p99.toFixed(2)} |`);
+  };
+  try {
+    const endpoints = Array.from({ length: ENDPOINTS }, (_, index) => ({ index, id: uuidv7() }));
+    for (const { index, id } of endpoints) {
+      await db('webhook_endpoints').insert({
+        location_id: location(index),
+        id,
+        url: `http://127.0.0.1:${receiver.port}/endpoint-${index}`,
+        enabled_events: ['*'],
+        status: 'ENABLED',
+        secret: newWebhookSecret(),
+      });
+    }
+    await claimRow('empty');
+    await seedDeliveries(database.url, endpoints, DELIVERED / ENDPOINTS, 'SUCCEEDED');
+    await claimRow(`${DELIVERED.toLocaleString('en-US')} delivered`);
+    const [down, ...healthy] = endpoints as [(typeof endpoints)[number], ...typeof endpoints];
+    await seedDeliveries(database.url, [down], BACKLOG, 'PENDING');
+    await claimRow(`${DELIVERED.toLocaleString('en-US')} delivered, ${BACKLOG.toLocaleString('en-US')} due to one endpoint`);
+
+    // The drain: the down endpoint is back; the others' locations keep recording events, signalled as the API's are.
+    const dispatcher = new WebhookDispatcher(db, createLogger({ level: 'warn' }), {
+      retryScheduleSeconds: [60],
+      timeoutMs: 10_000,
+      pollIntervalMs: 1000,
+      concurrency: CONCURRENCY,
+      disableAfterMs: 86_400_000,
+      allowPrivateTargets: true,
+    });
+    const started = performance.now();
+    dispatcher.start();
+    let recorded = 0;
+    while (performance.now() - started < DRAIN_SECONDS * 1000) {
+      const endpoint = healthy[recorded % healthy.length] as (typeof healthy)[number];
+      await db.transaction((trx) =>
+        recordEvents(trx, { locationId: location(endpoint.index), origin: { requestId: null, idempotencyKey: null, clientId: null } }, [
+          { type: 'customer.created', customerId: null, object: { id: uuidv7() }, previous: null },
+        ]),
+      );
+      recorded += 1;
+      const due = started + (recorded / RATE) * 1000;
+      if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await dispatcher.stop();
+    const healthyLags = healthy.flatMap(({ index }) => receiver.lags.get(index) ?? []);
+    const drained = receiver.lags.get(down.index)?.length ?? 0;
+    lines.push(
+      '',
+      `| drain, ${seconds.toFixed(0)} s, one dispatcher | backlog delivered | backlog deliveries/s | healthy events recorded | healthy delivered | healthy lag p50 ms | healthy lag p99 ms |`,
+      '|---|---:|---:|---:|---:|---:|---:|',
+      `| ${RATE} events/s to nine healthy endpoints | ${drained.toLocaleString('en-US')} | ${Math.round(drained / seconds).toLocaleString('en-US')} | ${recorded.toLocaleString('en-US')} | ${healthyLags.length.toLocaleString('en-US')} | ${percentile(healthyLags, 50).toFixed(0)} | ${percentile(healthyLags, 99).toFixed(0)} |`,
+    );
+  } finally {
+    await db.destroy();
+    receiver.close();
+    await database.drop();
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
