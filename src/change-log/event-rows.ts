@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
+import { cursorPage, cursorPageAcross, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
-import type { EventType } from './event-types';
+import { EVENT_TYPES, resourceOf, type EventType } from './event-types';
 
 /**
  * The `events` table, read: the pages and the one event of /v1/events, and
@@ -55,14 +55,27 @@ export interface EventQuery extends PageQuery {
   customerId?: string;
 }
 
-/** A page of the location's events, newest first (cursor-page.ts). */
+/** The types a `type` filter names: the type itself, each type of a resource (`payment_intent.*`), or (none) every type. */
+function typesNamed(filter: string | undefined): readonly string[] {
+  if (filter === undefined) return EVENT_TYPES;
+  if (!filter.endsWith('.*')) return [filter];
+  const resource = filter.slice(0, -2);
+  return EVENT_TYPES.filter((type) => resourceOf(type) === resource);
+}
+
+/**
+ * A page of the location's events, newest first (cursor-page.ts); with a
+ * type, a page per type named, from the index of a location's events by
+ * type (cursorPageAcross).
+ */
 export async function listEvents(db: Knex, locationId: string, query: EventQuery): Promise<{ events: EventRecord[]; hasMore: boolean }> {
   const rows = db('events').select(COLUMNS).where({ location_id: locationId });
   if (query.customerId !== undefined) rows.where({ customer_id: query.customerId });
-  // `_` is a LIKE wildcard: escaped, `payment_intent.*` means exactly that prefix.
-  if (query.type?.endsWith('.*')) rows.where('type', 'like', `${query.type.slice(0, -1).replaceAll('_', '\\_')}%`);
-  else if (query.type !== undefined) rows.where({ type: query.type });
-  const page = await cursorPage<EventRow>(rows, query, 'desc');
+  // A customer's history is indexed by type within the customer: read across its types even without a filter.
+  const page =
+    query.type === undefined && query.customerId === undefined
+      ? await cursorPage<EventRow>(rows, query, 'desc')
+      : await cursorPageAcross<EventRow>(db, rows, 'type', typesNamed(query.type), query, 'desc');
   return { events: page.rows.map(toEventRecord), hasMore: page.hasMore };
 }
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventType } from '../change-log/event-types';
-import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
+import { cursorPage, cursorPageAcross, type PageQuery } from '../platform/db/cursor-page';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
 
@@ -212,13 +212,16 @@ export async function deleteEndpoint(db: Knex, locationId: string, id: string): 
   return (await runPrepared(db, DELETE_ENDPOINT, [locationId, id])).length > 0;
 }
 
+/** An attempt's outcomes, in the order the attempts list reads them. */
+export const ATTEMPT_OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
+
 export interface WebhookAttemptRecord {
   id: string;
   deliveryId: string;
   eventId: string;
   eventType: EventType;
   attempt: number;
-  outcome: 'SUCCEEDED' | 'FAILED';
+  outcome: (typeof ATTEMPT_OUTCOMES)[number];
   statusCode: number | null;
   durationMs: number;
   error: string | null;
@@ -230,7 +233,7 @@ export async function listAttempts(
   db: Knex,
   locationId: string,
   endpointId: string,
-  query: { limit: number; startingAfter?: string; outcome?: 'SUCCEEDED' | 'FAILED' },
+  query: { limit: number; startingAfter?: string; outcome?: (typeof ATTEMPT_OUTCOMES)[number] },
 ): Promise<{ attempts: WebhookAttemptRecord[]; hasMore: boolean }> {
   const rows = db('webhook_delivery_attempts')
     .select({
@@ -246,7 +249,8 @@ export async function listAttempts(
       attemptedAt: 'attempted_at',
     })
     .where({ location_id: locationId, endpoint_id: endpointId });
-  if (query.outcome !== undefined) rows.where({ outcome: query.outcome });
-  const page = await cursorPage<WebhookAttemptRecord>(rows, { limit: query.limit, startingAfter: query.startingAfter }, 'desc');
+  // By outcome, so that the rare FAILED ones cost a page (cursorPageAcross); both outcomes for the whole list.
+  const outcomes = query.outcome === undefined ? ATTEMPT_OUTCOMES : [query.outcome];
+  const page = await cursorPageAcross<WebhookAttemptRecord>(db, rows, 'outcome', outcomes, { limit: query.limit, startingAfter: query.startingAfter }, 'desc');
   return { attempts: page.rows, hasMore: page.hasMore };
 }

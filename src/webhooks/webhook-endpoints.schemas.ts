@@ -4,14 +4,13 @@ import { WEBHOOK_MAX_ENDPOINTS_PER_LOCATION_BOUND } from '../platform/config';
 import { int32 } from '../platform/validation/int32';
 import { pageLimit, pageQuery } from '../platform/validation/page-query';
 import { safeText, uuidValue } from '../platform/validation/text.schemas';
-import type { WebhookAttemptRecord, WebhookEndpointRecord } from './webhook-endpoints.repository';
+import { ATTEMPT_OUTCOMES, type WebhookAttemptRecord, type WebhookEndpointRecord } from './webhook-endpoints.repository';
 
 /** What an endpoint may subscribe to: event types, or `*` for every type (also those added later). */
 const SUBSCRIBABLE = ['*', ...EVENT_TYPES] as const;
 const ENDPOINT_STATUSES = ['ENABLED', 'DISABLED'] as const;
 /** Why an endpoint is disabled: by a PATCH, by a 410 answer, or after failing every attempt for WEBHOOK_DISABLE_AFTER_DAYS. */
 const DISABLED_REASONS = ['MANUAL', 'GONE', 'FAILING'] as const;
-const ATTEMPT_OUTCOMES = ['SUCCEEDED', 'FAILED'] as const;
 
 /** The longest URL an endpoint may have, as sent and as stored. */
 const MAX_URL_LENGTH = 2048;

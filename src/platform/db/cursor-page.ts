@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { clockOffsetMs } from '../clock/location-clock';
 
 /** A cursor-paged list's query, as every list of the API takes it (platform/validation/page-query.ts). */
 export interface PageQuery {
@@ -10,15 +11,89 @@ export interface PageQuery {
 }
 
 /**
+ * How far a row's `created_at` may lie from the time in its UUIDv7 id, in
+ * real time: the id is made in the process, `created_at` is its
+ * transaction's `now()`, and no transaction of the service lives this long
+ * (statements time out after DB_STATEMENT_TIMEOUT_MS, requests after
+ * REQUEST_TIMEOUT_MS). A sandbox clock adds its offset (docs/decisions.md,
+ * Date filters read the id's time).
+ */
+export const CREATED_AT_FROM_ID_TIME_MS = 60_000;
+
+/**
+ * SQL for the smallest UUIDv7 of the millisecond `shiftMs` from the bound
+ * timestamp (a `?`): every id made at that millisecond or later sorts at or
+ * after it, since a UUIDv7 begins with its Unix time in milliseconds.
+ */
+function firstIdAt(shiftMs: number): string {
+  return `(lpad(to_hex(greatest(0, floor(extract(epoch from ?::timestamptz) * 1000) + ${Math.trunc(shiftMs)})::bigint), 12, '0') || repeat('0', 20))::uuid`;
+}
+
+/**
+ * Narrows `rows` to the page's window: after the cursor, and between the
+ * dates. A date bound is also a bound on the id, which the list's index is
+ * ordered by: without it, a list with `createdBefore` newest first (or
+ * `createdAfter` oldest first) would read every row on the far side of the
+ * date only to drop it, however long the history. The id bound is widened by
+ * CREATED_AT_FROM_ID_TIME_MS (and, after a date, by the location's sandbox
+ * clock offset, which dates later rows ahead of their ids), so it never drops
+ * a row the date keeps; `created_at` then decides exactly.
+ */
+export function withinPage(rows: Knex.QueryBuilder, page: PageQuery, order: 'asc' | 'desc'): Knex.QueryBuilder {
+  if (page.startingAfter !== undefined) rows.where('id', order === 'asc' ? '>' : '<', page.startingAfter);
+  if (page.createdAfter !== undefined) {
+    rows.where('created_at', '>', page.createdAfter);
+    rows.whereRaw(`id >= ${firstIdAt(-CREATED_AT_FROM_ID_TIME_MS - clockOffsetMs())}`, [page.createdAfter]);
+  }
+  if (page.createdBefore !== undefined) {
+    rows.where('created_at', '<', page.createdBefore);
+    rows.whereRaw(`id < ${firstIdAt(CREATED_AT_FROM_ID_TIME_MS + 1)}`, [page.createdBefore]);
+  }
+  return rows;
+}
+
+/** A page read with one row more than asked for: the page, and whether more follow. */
+export function pageOf<Row>(found: readonly Row[], limit: number): { rows: Row[]; hasMore: boolean } {
+  return { rows: found.slice(0, limit), hasMore: found.length > limit };
+}
+
+/**
  * One page of rows keyed by UUIDv7 `id`: ids are time-ordered, so id order
  * is creation order and the cursor is the last id seen (`asc`: oldest first,
  * `desc`: newest first). One more row than the page is read to tell whether
  * more follow. `rows` is the query with its own filters, not yet ordered.
  */
 export async function cursorPage<Row>(rows: Knex.QueryBuilder, page: PageQuery, order: 'asc' | 'desc'): Promise<{ rows: Row[]; hasMore: boolean }> {
-  if (page.startingAfter !== undefined) rows.where('id', order === 'asc' ? '>' : '<', page.startingAfter);
-  if (page.createdAfter !== undefined) rows.where('created_at', '>', page.createdAfter);
-  if (page.createdBefore !== undefined) rows.where('created_at', '<', page.createdBefore);
-  const found = (await rows.orderBy('id', order).limit(page.limit + 1)) as Row[];
-  return { rows: found.slice(0, page.limit), hasMore: found.length > page.limit };
+  const found = (await withinPage(rows, page, order)
+    .orderBy('id', order)
+    .limit(page.limit + 1)) as Row[];
+  return pageOf(found, page.limit);
+}
+
+/**
+ * cursorPage over the rows whose `column` holds any of `values`, read from
+ * an index that leads with the list's own filters, then `column`, then `id`:
+ * a page per value, each in id order, and the first of them all kept. A rare
+ * value costs a page however many rows hold the others, where one walk in id
+ * order would read them all to find it. `rows` is the query with its own
+ * filters (one table, unaliased), not yet ordered.
+ */
+export async function cursorPageAcross<Row>(
+  db: Knex,
+  rows: Knex.QueryBuilder,
+  column: string,
+  values: readonly string[],
+  page: PageQuery,
+  order: 'asc' | 'desc',
+): Promise<{ rows: Row[]; hasMore: boolean }> {
+  const ofValue = withinPage(rows.whereRaw('?? = one_of.value', [column]), page, order)
+    .orderBy('id', order)
+    .limit(page.limit + 1);
+  const found = (await db
+    .select('of_value.*')
+    .from(db.raw('unnest(?::text[]) as one_of(value)', [[...values]]))
+    .joinRaw('cross join lateral ? as of_value', [db.raw('?', [ofValue])])
+    .orderBy('of_value.id', order)
+    .limit(page.limit + 1)) as Row[];
+  return pageOf(found, page.limit);
 }

@@ -19,6 +19,7 @@ import * as cardsOnFile from '../../../migrations/20261201000000_cards_on_file';
 import * as intentExpiry from '../../../migrations/20261201010000_intent_expiry';
 import * as sandboxClocks from '../../../migrations/20261201020000_sandbox_clocks';
 import * as claimsPerEndpoint from '../../../migrations/20261202000000_claims_per_endpoint';
+import * as listsAtSize from '../../../migrations/20261202010000_lists_at_size';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,6 +52,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261201010000_intent_expiry', intentExpiry],
   ['20261201020000_sandbox_clocks', sandboxClocks],
   ['20261202000000_claims_per_endpoint', claimsPerEndpoint],
+  ['20261202010000_lists_at_size', listsAtSize],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
