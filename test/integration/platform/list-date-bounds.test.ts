@@ -59,7 +59,11 @@ it('keeps a row exactly by its createdAt, to the millisecond, in the customers a
 it('finds rows a sandbox clock dated a year ahead of their ids, and leaves out those made before the advance', async () => {
   const location = newLocation();
   const before = await createCustomer(testApp, location);
-  await request(testApp.app).post('/v1/sandbox/clock/advance').set(testApp.as(location)).send({ seconds: 365 * 86_400 }).expect(200);
+  await request(testApp.app)
+    .post('/v1/sandbox/clock/advance')
+    .set(testApp.as(location))
+    .send({ seconds: 365 * 86_400 })
+    .expect(200);
   const after = await createCustomer(testApp, location);
   const advancedBy = (await createdAtOf(location, after.id)) - Date.now();
   expect(advancedBy).toBeGreaterThan(364 * DAY_MS);

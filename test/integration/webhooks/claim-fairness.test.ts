@@ -68,7 +68,8 @@ it("claims a healthy endpoint's new delivery beside another endpoint's day-old b
   for (const location of healthy) await createCustomer(testApp, location);
   await drainOutbox();
 
-  const pending = (await testApp.db.knex('webhook_deliveries')
+  const pending = (await testApp.db
+    .knex('webhook_deliveries')
     .select('endpoint_id')
     .count({ n: '*' })
     .where({ status: 'PENDING' })
