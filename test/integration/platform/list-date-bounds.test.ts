@@ -53,7 +53,9 @@ it('keeps a row exactly by its createdAt, to the millisecond, in the customers a
   const [event] = await eventsOf(location, '&type=customer.created');
   const eventAt = Date.parse(event?.createdAt as string);
   expect(await ids(location, '/v1/events', { createdAfter: iso(eventAt - 1), createdBefore: iso(eventAt + 1) })).toEqual([event?.id]);
-  expect(await ids(location, '/v1/events', { createdAfter: iso(eventAt) })).toEqual([]);
+  // createdAt shows milliseconds; PostgreSQL stores microseconds, so the event lies within [eventAt, eventAt + 1 ms).
+  expect(await ids(location, '/v1/events', { createdAfter: iso(eventAt + 1) })).toEqual([]);
+  expect(await ids(location, '/v1/events', { createdBefore: iso(eventAt) })).toEqual([]);
 });
 
 it('finds rows a sandbox clock dated a year ahead of their ids, and leaves out those made before the advance', async () => {
