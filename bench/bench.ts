@@ -13,7 +13,10 @@ import { writeChart } from './chart';
 import { CONSUMABLE_RATE_BOUND, consumableStatements, type Consumable } from './consumables';
 import { measureLoad, type LoadFigures, type LoadRequest } from './load';
 import { parseBenchOptions, type BenchOptions } from './options';
-import { LOCATION_COUNT } from './ids';
+import { DEFAULT_LOCATION_COUNT, seededCustomer, useLocationCount } from './ids';
+import { EVENTS_PER_CUSTOMER, PAST_INTENTS_PER_CUSTOMER, seedHistory } from './history-seed';
+import { LIST_READS, listRequest } from './list-requests';
+import { measureErasureAtSize, measurePurgeAtSize } from './growth-maintenance';
 import { measureOverloadPhase } from './overload';
 import { percentileOf } from './percentile';
 import { startLagReceiver, type LagReceiver } from './webhook-lag';
@@ -31,6 +34,10 @@ const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
 /** Rate limiting stays on, so its cost is in every figure, with a budget no run spends. */
 const UNSPENT_RATE_LIMIT = 1_000_000_000;
 const GROWTH_FROM = 10_000;
+/** A --growth run's locations: a year's customers of many restaurants. */
+const GROWTH_LOCATIONS = 1_000;
+/** How long the writes run alone, and beside an erasure or the purge, at the large size. */
+const MAINTENANCE_SECONDS = 20;
 /** Seconds the dispatcher gets to deliver a turn's events once its load stops, before they count as pending. */
 const WEBHOOK_DRAIN_SECONDS = 120;
 /** Seconds the service gets to fan out what one scenario's turns left in the outbox before the next scenario starts. */
@@ -337,7 +344,7 @@ async function createLagEndpoints(
 }
 
 /** The issue's one endpoint (one location's events), then one per location: every event of the mix delivered. */
-const WEBHOOK_ENDPOINT_COUNTS = [1, LOCATION_COUNT] as const;
+const WEBHOOK_ENDPOINT_COUNTS = [1, DEFAULT_LOCATION_COUNT] as const;
 
 /**
  * A turn of the mix with `count` endpoints registered: the API's figures,
@@ -447,8 +454,18 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
   }
 }
 
-/** Scenario 1's p99 at GROWTH_FROM customers and again at growthTo. */
+/** The reads a --growth run measures in turns with the hand-written floor (the others have none). */
+const GROWTH_SCENARIOS = [1, 2, 5] as const;
+
+/**
+ * The reads at GROWTH_FROM customers, then at growthTo customers with the
+ * history a year adds (history-seed.ts: ten events and two past intents a
+ * customer, a delivery per event), over GROWTH_LOCATIONS locations: scenarios
+ * 1, 2 and 5 in turns with the hand-written floor at the same size, the list
+ * reads of list-requests.ts, and the service's peak RSS at each size.
+ */
 async function measureGrowth(context: Context, results: BenchResults): Promise<void> {
+  useLocationCount(GROWTH_LOCATIONS);
   const connections = context.options.connections[0] ?? 32;
   const growth: NonNullable<BenchResults['growth']> = [];
   for (const [from, to] of [
@@ -456,13 +473,66 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
     [GROWTH_FROM + 1, context.options.growthTo],
   ] as const) {
     results.seedSeconds += await seed(context.database, from, to);
+    const large = to === context.options.growthTo;
+    if (large) results.seedSeconds += await seedHistoryOf(context.database, to);
     const service = await startTracked(context, () => startService(serviceSettings(context, 1)));
-    say(`growth: scenario 1 at ${to.toLocaleString('en-US')} customers @${connections}`);
-    growth.push({ customers: to, figures: await measure(context, service, connections, scenarioRequests(to, await accessToken(service))[1]) });
+    const token = await accessToken(service);
+    const jwks = await (await fetch(`${service.url}/.well-known/jwks.json`)).text();
+    const handWritten = await startTracked(context, () => startHandWritten(RESULTS_DIR, context.database.url, jwks, context.options.dbPoolMax, []));
+    const requests = scenarioRequests(to, token);
+    const step: NonNullable<BenchResults['growth']>[number] = {
+      customers: to,
+      locations: GROWTH_LOCATIONS,
+      events: large ? to * EVENTS_PER_CUSTOMER : 0,
+      intents: to * (1 + (large ? PAST_INTENTS_PER_CUSTOMER : 0)),
+      reads: [],
+      peakRssMb: 0,
+    };
+    for (const id of GROWTH_SCENARIOS) {
+      say(`growth: scenario ${id} at ${to.toLocaleString('en-US')} customers @${connections}`);
+      const [figures, floor] = await measureInTurns(context, [service, handWritten], connections, async () => requests[id]);
+      step.reads.push({ name: `scenario ${id}`, figures, floor });
+    }
+    for (const read of LIST_READS) {
+      say(`growth: ${read.name} at ${to.toLocaleString('en-US')} customers @${connections}`);
+      step.reads.push({ name: read.name, figures: await measure(context, service, connections, listRequest(read, to, token)) });
+    }
+    step.peakRssMb = service.peakRssMb();
+    if (large) {
+      // The writes a year's housekeeping must not hold up: scenario 3, the upsert of a default, for random customers.
+      const writes = (seconds: number) =>
+        measureLoad({ url: service.url, connections, durationSeconds: seconds, warmupSeconds: 0 }, requests[3], service.cpuMs);
+      say('growth: erasing a customer with 10,000 events and 1,000 intents beside the writes');
+      results.erasureAtSize = await measureErasureAtSize({
+        databaseUrl: context.database.url,
+        serviceUrl: service.url,
+        token,
+        locationId: seededCustomer(1).locationId,
+        writes,
+        seconds: MAINTENANCE_SECONDS,
+      });
+      say(`growth: purging the ${step.events.toLocaleString('en-US')} events of the history beside the writes`);
+      results.purgeAtSize = await measurePurgeAtSize({ databaseUrl: context.database.url, writes, seconds: MAINTENANCE_SECONDS });
+    }
+    growth.push(step);
     await service.stop();
+    await handWritten.stop();
     context.stops.length = 0;
   }
   results.growth = growth;
+}
+
+/** Seeds the history of customers 1..customers (history-seed.ts); answers the seconds it took. */
+async function seedHistoryOf(database: BenchDatabase, customers: number): Promise<number> {
+  const started = performance.now();
+  await withClient(database.url, (client) =>
+    seedHistory(
+      (sql) => client.query(sql),
+      customers,
+      (done) => say(`seeded the history of ${done.toLocaleString('en-US')} customers`),
+    ),
+  );
+  return (performance.now() - started) / 1000;
 }
 
 async function main(): Promise<number> {

@@ -1,4 +1,4 @@
-import { LOCATION_COUNT, sqlSeedUuid } from './ids';
+import { locationCount, sqlSeedUuid } from './ids';
 import { seedStatements } from './seed';
 
 /**
@@ -31,7 +31,7 @@ export function consumableStatements(kind: Consumable, from: number, to: number)
   const paid = kind === 'paid intents';
   const intent = sqlSeedUuid(`'intent-' || n`);
   const card = sqlSeedUuid(`'card-' || n || '-0'`);
-  const location = `'bench-location-' || (n % ${LOCATION_COUNT})`;
+  const location = `'bench-location-' || (n % ${locationCount()})`;
   return [
     ...statements,
     `update payment_intents as pi

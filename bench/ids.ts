@@ -5,7 +5,18 @@ import { createHash } from 'node:crypto';
  * here, so the load generator can pick any customer at random without
  * reading a million ids back: an md5 shaped into a version-4 UUID.
  */
-export const LOCATION_COUNT = 20;
+export const DEFAULT_LOCATION_COUNT = 20;
+let locations = DEFAULT_LOCATION_COUNT;
+
+/** The locations customer n is spread over (n modulo it): 20, or what a --growth run sets. */
+export function locationCount(): number {
+  return locations;
+}
+
+/** Spreads the seed over `count` locations from now on: call it before seeding, never between a seed and its load. */
+export function useLocationCount(count: number): void {
+  locations = count;
+}
 export const CARDS_PER_CUSTOMER = 3;
 /** The two integration contexts every customer has a default on. */
 export const CONTEXTS = ['online-ordering', 'kiosk'] as const;
@@ -30,7 +41,7 @@ export interface SeededCustomer {
 }
 
 export function locationOfCustomer(n: number): string {
-  return `bench-location-${n % LOCATION_COUNT}`;
+  return `bench-location-${n % locations}`;
 }
 
 export function seededCustomer(n: number): SeededCustomer {

@@ -11,7 +11,7 @@ export interface BenchOptions {
   connections: number[];
   /** Also scenario 1 with WEB_CONCURRENCY=2. */
   cluster: boolean;
-  /** Scenario 1 at 10,000 customers, then again after seeding up to --growth-to. */
+  /** The reads at 10,000 customers, then again at --growth-to with a year of history over 1,000 locations (bench.ts, measureGrowth). */
   growth: boolean;
   growthTo: number;
   build: boolean;

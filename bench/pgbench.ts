@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { LOCATION_COUNT, sqlSeedUuid } from './ids';
+import { locationCount, sqlSeedUuid } from './ids';
 
 export interface PgbenchFigures {
   connections: number;
@@ -13,11 +13,11 @@ export interface PgbenchFigures {
 }
 
 /** Scenario 1's SELECT for a random seeded customer, with the id computed as seed.ts computed it. */
-const SCRIPT = `\\set n random(1, :customers)
+const scenarioOneScript = () => `\\set n random(1, :customers)
 select pm.location_id, pm.id, pm.customer_id, pm.type, pm.card_brand, pm.last_four, pm.exp_month, pm.exp_year, pm.fingerprint, pm.created_at
   from customers as c
   left join payment_methods as pm on pm.location_id = c.location_id and pm.customer_id = c.id
- where c.location_id = 'bench-location-' || (:n % ${LOCATION_COUNT}) and c.id = ${sqlSeedUuid(`'customer-' || :n`)}
+ where c.location_id = 'bench-location-' || (:n % ${locationCount()}) and c.id = ${sqlSeedUuid(`'customer-' || :n`)}
  order by pm.created_at asc, pm.id asc;
 `;
 
@@ -30,7 +30,7 @@ export async function runPgbench(databaseUrl: string, customers: number, connect
   const folder = mkdtempSync(path.join(os.tmpdir(), 'cpp-pgbench-'));
   try {
     const script = path.join(folder, 'select.sql');
-    writeFileSync(script, SCRIPT);
+    writeFileSync(script, scenarioOneScript());
     const { stdout } = await promisify(execFile)(
       'pgbench',
       [

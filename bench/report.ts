@@ -102,17 +102,7 @@ export function markdownReport(results: BenchResults): string {
       );
     }
   }
-  if (results.growth) {
-    const [small, large] = results.growth;
-    lines.push('', '| growth, scenario 1 | customers | req/s | p99 ms |', '|---|---:|---:|---:|');
-    for (const step of results.growth)
-      lines.push(`| | ${step.customers.toLocaleString('en-US')} | ${step.figures.requestsPerSecond} | ${ms(step.figures.p99Ms)} |`);
-    if (small && large)
-      lines.push(
-        '',
-        `p99 at ${large.customers.toLocaleString('en-US')} / p99 at ${small.customers.toLocaleString('en-US')}: ${ratio(large.figures.p99Ms, small.figures.p99Ms)}`,
-      );
-  }
+  if (results.growth) lines.push('', ...growthTable(results.growth), ...maintenanceLines(results));
   const failures = [
     ...allLoads(results)
       .filter(({ figures }) => figures.errors > 0 || figures.non2xx > 0)
@@ -130,4 +120,46 @@ export function markdownReport(results: BenchResults): string {
       : `FAILED: ${failures.join('; ')}`,
   );
   return lines.join('\n');
+}
+
+/** The --growth table: each read at the small and the large size, the large over the small, and each beside the floor. */
+function growthTable(growth: NonNullable<BenchResults['growth']>): string[] {
+  const [small, large] = growth;
+  if (!small || !large) return [];
+  const size = (step: typeof small) =>
+    `${step.customers.toLocaleString('en-US')} customers, ${step.events.toLocaleString('en-US')} events, ${step.intents.toLocaleString('en-US')} intents`;
+  const lines = [
+    `Growth over ${large.locations.toLocaleString('en-US')} locations: small = ${size(small)}; large = ${size(large)}.`,
+    '',
+    '| read | small req/s | small p99 ms | large req/s | large p99 ms | large/small req/s | large/small p99 | small vs floor req/s | large vs floor req/s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const [index, read] of small.reads.entries()) {
+    const atLarge = large.reads[index];
+    if (!atLarge) continue;
+    const vsFloor = (step: typeof read) => (step.floor ? ratio(step.figures.requestsPerSecond, step.floor.requestsPerSecond) : '');
+    lines.push(
+      `| ${read.name} | ${read.figures.requestsPerSecond} | ${ms(read.figures.p99Ms)} | ${atLarge.figures.requestsPerSecond} | ${ms(atLarge.figures.p99Ms)} | ${ratio(atLarge.figures.requestsPerSecond, read.figures.requestsPerSecond)} | ${ratio(atLarge.figures.p99Ms, read.figures.p99Ms)} | ${vsFloor(read)} | ${vsFloor(atLarge)} |`,
+    );
+  }
+  lines.push('', `Service peak RSS (VmHWM): ${small.peakRssMb} MB small, ${large.peakRssMb} MB large (${ratio(large.peakRssMb, small.peakRssMb)}).`);
+  return lines;
+}
+
+/** The erasure and the purge at the large size, each beside the writes (scenario 3) and the writes alone. */
+function maintenanceLines(results: BenchResults): string[] {
+  const { erasureAtSize: erasure, purgeAtSize: purge } = results;
+  const lines: string[] = [];
+  const writes = (figures: { requestsPerSecond: number; p99Ms: number }) => `${figures.requestsPerSecond} req/s, p99 ${ms(figures.p99Ms)} ms`;
+  if (erasure)
+    lines.push(
+      '',
+      `Erasure of a customer with ${erasure.events.toLocaleString('en-US')} events and ${erasure.intents.toLocaleString('en-US')} intents: ${erasure.status} in ${ms(erasure.answeredMs)} ms; the writes beside it ${writes(erasure.writesBeside)}, alone ${writes(erasure.writesAlone)}.`,
+    );
+  if (purge)
+    lines.push(
+      '',
+      `Retention purge of ${purge.purged.toLocaleString('en-US')} events in ${purge.batches.toLocaleString('en-US')} batches over ${purge.seconds.toFixed(0)} s: a batch's transaction p50 ${ms(purge.batchP50Ms)} ms, p99 ${ms(purge.batchP99Ms)} ms, longest ${ms(purge.batchMaxMs)} ms; the writes beside it ${writes(purge.writesBeside)}, alone ${writes(purge.writesAlone)}.`,
+    );
+  return lines;
 }

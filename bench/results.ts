@@ -1,3 +1,4 @@
+import type { ErasureAtSize, PurgeAtSize } from './growth-maintenance';
 import type { LoadFigures } from './load';
 import type { OverloadFigures } from './overload';
 import type { PgbenchFigures } from './pgbench';
@@ -49,8 +50,18 @@ export interface BenchResults {
     /** A turn kind per number of endpoints: one (one location's), and one per location. */
     withEndpoints: WebhookTurns[];
   };
-  /** Scenario 1 at a small and a large table. */
-  growth?: Array<{ customers: number; figures: LoadFigures }>;
+  /** The reads at a small and a large size (--growth): scenarios beside the floor, lists alone, and the service's peak RSS. */
+  growth?: Array<{
+    customers: number;
+    locations: number;
+    events: number;
+    intents: number;
+    reads: Array<{ name: string; figures: LoadFigures; floor?: LoadFigures }>;
+    peakRssMb: number;
+  }>;
+  /** At the large size: a heavy customer's erasure beside the writes, and the history's purge beside them. */
+  erasureAtSize?: ErasureAtSize;
+  purgeAtSize?: PurgeAtSize;
 }
 
 /** Every measured load, for the "errors and non-2xx must be 0" check. */
@@ -65,7 +76,20 @@ export function allLoads(results: BenchResults): Array<{ label: string; figures:
       { label: `cluster scenario 1 @${cluster.connections}`, figures: cluster },
       { label: `one process beside the cluster, scenario 1 @${single.connections}`, figures: single },
     ]),
-    ...(results.growth ?? []).map((step) => ({ label: `growth ${step.customers} customers`, figures: step.figures })),
+    ...(results.growth ?? []).flatMap((step) =>
+      step.reads.flatMap(({ name, figures, floor }) => [
+        { label: `growth ${step.customers} customers, ${name}`, figures },
+        ...(floor ? [{ label: `growth ${step.customers} customers, ${name}, hand-written`, figures: floor }] : []),
+      ]),
+    ),
+    ...[results.erasureAtSize, results.purgeAtSize].flatMap((maintenance, index) =>
+      maintenance
+        ? [
+            { label: `writes alone before the ${index === 0 ? 'erasure' : 'purge'}`, figures: maintenance.writesAlone },
+            { label: `writes beside the ${index === 0 ? 'erasure' : 'purge'}`, figures: maintenance.writesBeside },
+          ]
+        : [],
+    ),
     ...(results.webhookLag
       ? [
           { label: `mix without endpoints @${results.webhookLag.connections}`, figures: results.webhookLag.withoutEndpoints },

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { CONTEXTS, CARDS_PER_CUSTOMER, LOCATION_COUNT, seededCustomer } from './ids';
+import { CONTEXTS, CARDS_PER_CUSTOMER, locationCount, seededCustomer } from './ids';
 import type { Consumable } from './consumables';
 import type { LoadRequest } from './load';
 
@@ -65,7 +65,7 @@ export function scenarioRequests(customers: number, token: string): Record<Exclu
   const createCustomer = (): LoadRequest => ({
     method: 'POST',
     path: '/v1/customers',
-    headers: headers(`bench-location-${randomInt(LOCATION_COUNT)}`, true),
+    headers: headers(`bench-location-${randomInt(locationCount())}`, true),
     body: JSON.stringify({ externalReferenceId: `bench-${randomUUID()}`, description: 'created by the benchmark' }),
   });
   const getIntent = (): LoadRequest => {

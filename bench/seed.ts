@@ -1,4 +1,4 @@
-import { CARDS_PER_CUSTOMER, CONTEXTS, LOCATION_COUNT, sqlSeedUuid } from './ids';
+import { CARDS_PER_CUSTOMER, CONTEXTS, locationCount, sqlSeedUuid } from './ids';
 
 /** Rows per INSERT … SELECT: large enough to be fast, small enough to report progress. */
 const BATCH = 50_000;
@@ -13,19 +13,19 @@ export function seedStatements(from: number, to: number): string[] {
   if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to)) throw new Error('seed bounds must be integers');
   return [
     `insert into customers (location_id, id, external_reference_id)
-     select 'bench-location-' || (n % ${LOCATION_COUNT}), ${sqlSeedUuid(`'customer-' || n`)}, 'ext-' || n
+     select 'bench-location-' || (n % ${locationCount()}), ${sqlSeedUuid(`'customer-' || n`)}, 'ext-' || n
        from generate_series(${from}, ${to}) n`,
     `insert into payment_methods (location_id, id, customer_id, type, card_brand, last_four, exp_month, exp_year, fingerprint, created_at)
-     select 'bench-location-' || (n % ${LOCATION_COUNT}), ${sqlSeedUuid(`'card-' || n || '-' || k`)}, ${sqlSeedUuid(`'customer-' || n`)},
+     select 'bench-location-' || (n % ${locationCount()}), ${sqlSeedUuid(`'card-' || n || '-' || k`)}, ${sqlSeedUuid(`'customer-' || n`)},
             'CARD', 'VISA', lpad(((n * 7 + k) % 10000)::text, 4, '0'), '12', '2030', 'fp-' || n || '-' || k,
             now() + k * interval '1 millisecond'
        from generate_series(${from}, ${to}) n, generate_series(0, ${CARDS_PER_CUSTOMER - 1}) k`,
     `insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
-     select 'bench-location-' || (n % ${LOCATION_COUNT}), ${sqlSeedUuid(`'customer-' || n`)}, (array['${CONTEXTS.join("','")}'])[k + 1],
+     select 'bench-location-' || (n % ${locationCount()}), ${sqlSeedUuid(`'customer-' || n`)}, (array['${CONTEXTS.join("','")}'])[k + 1],
             ${sqlSeedUuid(`'card-' || n || '-' || k`)}
        from generate_series(${from}, ${to}) n, generate_series(0, ${CONTEXTS.length - 1}) k`,
     `insert into payment_intents (location_id, id, external_reference_id, customer_id, amount, currency, capture_method, status, session_secret)
-     select 'bench-location-' || (n % ${LOCATION_COUNT}), ${sqlSeedUuid(`'intent-' || n`)}, 'order-' || n, ${sqlSeedUuid(`'customer-' || n`)},
+     select 'bench-location-' || (n % ${locationCount()}), ${sqlSeedUuid(`'intent-' || n`)}, 'order-' || n, ${sqlSeedUuid(`'customer-' || n`)},
             1000 + n % 5000, 'USD', 'MANUAL', 'REQUIRES_PAYMENT_METHOD',
             'PI_' || ${sqlSeedUuid(`'intent-' || n`)} || '_SECRET_' || md5('secret-' || n)
        from generate_series(${from}, ${to}) n`,

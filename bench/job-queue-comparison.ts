@@ -1,0 +1,166 @@
+/**
+ * `npm run bench:webhooks:job-queue`: graphile-worker, a maintained
+ * PostgreSQL job queue, on the figures the service's own dispatcher is held
+ * to (docs/performance.md, Growth): deliveries a second to a local receiver
+ * with one and two workers, and a day's backlog of 100,000 deliveries to one
+ * endpoint drained beside nine healthy ones (their lag p50 and p99). Each
+ * delivery is a job sending the same signed request the dispatcher sends
+ * (webhook-sender.ts), 16 at a time a worker as WEBHOOK_CONCURRENCY; the
+ * backlog is run twice: with every job in the common pool, and with a named
+ * queue per endpoint (graphile-worker's way to keep one endpoint from taking
+ * every slot: its jobs run one at a time).
+ *   --events N (jobs per endpoint for throughput, default 3000), --backlog N (default 100000),
+ *   --rate N (healthy jobs a second, default 100), --drain-seconds S (default 60); DATABASE_URL (default the local server)
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { makeWorkerUtils, run, type Runner, type WorkerUtils } from 'graphile-worker';
+import { v7 as uuidv7 } from 'uuid';
+import { sendWebhook } from '../src/webhooks/webhook-sender';
+import { newWebhookSecret, webhookHeaders } from '../src/webhooks/webhook-signature';
+import { createBenchDatabase } from './bench-database';
+import { percentileOf } from './percentile';
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '3000' },
+    backlog: { type: 'string', default: '100000' },
+    rate: { type: 'string', default: '100' },
+    'drain-seconds': { type: 'string', default: '60' },
+  },
+});
+const EVENTS = Number(values.events);
+const BACKLOG = Number(values.backlog);
+const RATE = Number(values.rate);
+const DRAIN_SECONDS = Number(values['drain-seconds']);
+const ENDPOINTS = 10;
+const CONCURRENCY = 16;
+const SECRET = newWebhookSecret();
+
+interface Delivery {
+  endpoint: number;
+  createdAt: string;
+}
+
+/** A receiver answering 204 at once, keeping each delivery's lag (arrival minus the payload's createdAt) by endpoint. */
+async function startReceiver() {
+  const lags = new Map<number, number[]>();
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const delivery = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Delivery;
+      const list = lags.get(delivery.endpoint) ?? [];
+      list.push(Date.now() - Date.parse(delivery.createdAt));
+      lags.set(delivery.endpoint, list);
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, lags, close: () => server.close() };
+}
+
+function startWorkers(connectionString: string, count: number, port: number): Promise<Runner[]> {
+  const deliver = async (payload: unknown): Promise<void> => {
+    const body = JSON.stringify(payload);
+    const sent = await sendWebhook(
+      `http://127.0.0.1:${port}/endpoint-${(payload as Delivery).endpoint}`,
+      webhookHeaders([SECRET], uuidv7(), Math.floor(Date.now() / 1000), body),
+      body,
+      { timeoutMs: 10_000, allowPrivate: true },
+    );
+    if (!sent.ok) throw new Error(`answered ${String(sent.statusCode)}`);
+  };
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      run({ connectionString, concurrency: CONCURRENCY, maxPoolSize: 10, noHandleSignals: true, pollInterval: 1000, taskList: { deliver } }),
+    ),
+  );
+}
+
+async function enqueue(utils: WorkerUtils, jobs: Array<{ endpoint: number; runAt?: Date; queue: boolean }>): Promise<void> {
+  for (let start = 0; start < jobs.length; start += 5000) {
+    await utils.addJobs(
+      jobs.slice(start, start + 5000).map(({ endpoint, runAt, queue }) => ({
+        identifier: 'deliver',
+        payload: { endpoint, createdAt: (runAt ?? new Date()).toISOString() } satisfies Delivery,
+        ...(runAt ? { runAt } : {}),
+        ...(queue ? { queueName: `endpoint-${endpoint}` } : {}),
+      })),
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const receiver = await startReceiver();
+  const utils = await makeWorkerUtils({ connectionString: database.url });
+  const lines = [
+    `graphile-worker 0.18.0: ${ENDPOINTS} endpoints on one local receiver, ${CONCURRENCY} jobs at a time a worker, PostgreSQL at ${new URL(database.url).host}; command: \`npm run bench:webhooks:job-queue -- ${process.argv.slice(2).join(' ')}\`.`,
+    '',
+    '| throughput | deliveries | seconds | deliveries/s |',
+    '|---|---:|---:|---:|',
+  ];
+  try {
+    await utils.migrate();
+    for (const workers of [1, 2]) {
+      receiver.lags.clear();
+      const total = EVENTS * ENDPOINTS;
+      await enqueue(
+        utils,
+        Array.from({ length: total }, (_, index) => ({ endpoint: index % ENDPOINTS, queue: false })),
+      );
+      const started = performance.now();
+      const runners = await startWorkers(database.url, workers, receiver.port);
+      while ([...receiver.lags.values()].reduce((sum, list) => sum + list.length, 0) < total) await new Promise((resolve) => setTimeout(resolve, 20));
+      const seconds = (performance.now() - started) / 1000;
+      await Promise.all(runners.map((runner) => runner.stop()));
+      lines.push(
+        `| ${workers} worker${workers > 1 ? 's' : ''} | ${total.toLocaleString('en-US')} | ${seconds.toFixed(1)} | ${Math.round(total / seconds).toLocaleString('en-US')} |`,
+      );
+    }
+    lines.push(
+      '',
+      `| drain, ${DRAIN_SECONDS} s, one worker, ${RATE} jobs/s to nine healthy endpoints | backlog delivered | backlog deliveries/s | healthy delivered | healthy lag p50 ms | healthy lag p99 ms |`,
+      '|---|---:|---:|---:|---:|---:|',
+    );
+    for (const queue of [false, true]) {
+      receiver.lags.clear();
+      await utils.withPgClient((client) => client.query('delete from graphile_worker._private_jobs'));
+      const dayAgo = Date.now() - 86_400_000;
+      await enqueue(
+        utils,
+        Array.from({ length: BACKLOG }, (_, index) => ({ endpoint: 0, runAt: new Date(dayAgo + index), queue })),
+      );
+      const [runner] = await startWorkers(database.url, 1, receiver.port);
+      const started = performance.now();
+      let made = 0;
+      while (performance.now() - started < DRAIN_SECONDS * 1000) {
+        await utils.addJob('deliver', { endpoint: 1 + (made % (ENDPOINTS - 1)), createdAt: new Date().toISOString() } satisfies Delivery, {
+          ...(queue ? { queueName: `endpoint-${1 + (made % (ENDPOINTS - 1))}` } : {}),
+        });
+        made += 1;
+        const due = started + (made / RATE) * 1000;
+        if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+      }
+      const seconds = (performance.now() - started) / 1000;
+      await runner?.stop();
+      const healthy = Array.from({ length: ENDPOINTS - 1 }, (_, index) => receiver.lags.get(index + 1) ?? []).flat();
+      const drained = receiver.lags.get(0)?.length ?? 0;
+      lines.push(
+        `| ${queue ? 'a named queue per endpoint' : 'one common pool'} (${made.toLocaleString('en-US')} healthy jobs made) | ${drained.toLocaleString('en-US')} | ${Math.round(drained / seconds).toLocaleString('en-US')} | ${healthy.length.toLocaleString('en-US')} | ${healthy.length > 0 ? percentileOf(healthy, 50).toFixed(0) : '–'} | ${healthy.length > 0 ? percentileOf(healthy, 99).toFixed(0) : '–'} |`,
+      );
+    }
+  } finally {
+    await utils.release();
+    receiver.close();
+    await database.drop();
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
