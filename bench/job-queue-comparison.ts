@@ -15,7 +15,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { makeWorkerUtils, run, type Runner, type WorkerUtils } from 'graphile-worker';
+import { Logger, makeWorkerUtils, run, type Runner, type WorkerUtils } from 'graphile-worker';
 import { v7 as uuidv7 } from 'uuid';
 import { sendWebhook } from '../src/webhooks/webhook-sender';
 import { newWebhookSecret, webhookHeaders } from '../src/webhooks/webhook-signature';
@@ -37,6 +37,8 @@ const DRAIN_SECONDS = Number(values['drain-seconds']);
 const ENDPOINTS = 10;
 const CONCURRENCY = 16;
 const SECRET = newWebhookSecret();
+/** graphile-worker logs every job at info: silent, as the dispatcher is at the bench's level. */
+const logger = new Logger(() => () => undefined);
 
 interface Delivery {
   endpoint: number;
@@ -74,7 +76,15 @@ function startWorkers(connectionString: string, count: number, port: number): Pr
   };
   return Promise.all(
     Array.from({ length: count }, () =>
-      run({ connectionString, concurrency: CONCURRENCY, maxPoolSize: 10, noHandleSignals: true, pollInterval: 1000, taskList: { deliver } }),
+      run({
+        connectionString,
+        concurrency: CONCURRENCY,
+        maxPoolSize: CONCURRENCY + 1,
+        noHandleSignals: true,
+        pollInterval: 1000,
+        logger,
+        taskList: { deliver },
+      }),
     ),
   );
 }
@@ -95,7 +105,7 @@ async function enqueue(utils: WorkerUtils, jobs: Array<{ endpoint: number; runAt
 async function main(): Promise<void> {
   const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const receiver = await startReceiver();
-  const utils = await makeWorkerUtils({ connectionString: database.url });
+  const utils = await makeWorkerUtils({ connectionString: database.url, logger });
   const lines = [
     `graphile-worker 0.18.0: ${ENDPOINTS} endpoints on one local receiver, ${CONCURRENCY} jobs at a time a worker, PostgreSQL at ${new URL(database.url).host}; command: \`npm run bench:webhooks:job-queue -- ${process.argv.slice(2).join(' ')}\`.`,
     '',
@@ -142,7 +152,8 @@ async function main(): Promise<void> {
         });
         made += 1;
         const due = started + (made / RATE) * 1000;
-        if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
       const seconds = (performance.now() - started) / 1000;
       await runner?.stop();

@@ -164,7 +164,8 @@ async function main(): Promise<void> {
       );
       recorded += 1;
       const due = started + (recorded / RATE) * 1000;
-      if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
     const seconds = (performance.now() - started) / 1000;
     await dispatcher.stop();
