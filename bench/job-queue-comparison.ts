@@ -12,13 +12,13 @@
  *   --events N (jobs per endpoint for throughput, default 3000), --backlog N (default 100000),
  *   --rate N (healthy jobs a second, default 100), --drain-seconds S (default 60); DATABASE_URL (default the local server)
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Logger, makeWorkerUtils, run, type Runner, type WorkerUtils } from 'graphile-worker';
+import { Pool } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { sendWebhook } from '../src/webhooks/webhook-sender';
 import { newWebhookSecret, webhookHeaders } from '../src/webhooks/webhook-signature';
+import { startEndpointReceiver } from './endpoint-receiver';
 import { createBenchDatabase } from './bench-database';
 import { percentileOf } from './percentile';
 
@@ -45,25 +45,8 @@ interface Delivery {
   createdAt: string;
 }
 
-/** A receiver answering 204 at once, keeping each delivery's lag (arrival minus the payload's createdAt) by endpoint. */
-async function startReceiver() {
-  const lags = new Map<number, number[]>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const delivery = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Delivery;
-      const list = lags.get(delivery.endpoint) ?? [];
-      list.push(Date.now() - Date.parse(delivery.createdAt));
-      lags.set(delivery.endpoint, list);
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, lags, close: () => server.close() };
-}
-
-function startWorkers(connectionString: string, count: number, port: number): Promise<Runner[]> {
+/** Workers, each on a pool of its own that `stop` ends, so no idle connection outlives the run (the database is dropped after it). */
+async function startWorkers(connectionString: string, count: number, port: number): Promise<{ stop(): Promise<void> }> {
   const deliver = async (payload: unknown): Promise<void> => {
     const body = JSON.stringify(payload);
     const sent = await sendWebhook(
@@ -74,19 +57,16 @@ function startWorkers(connectionString: string, count: number, port: number): Pr
     );
     if (!sent.ok) throw new Error(`answered ${String(sent.statusCode)}`);
   };
-  return Promise.all(
-    Array.from({ length: count }, () =>
-      run({
-        connectionString,
-        concurrency: CONCURRENCY,
-        maxPoolSize: CONCURRENCY + 1,
-        noHandleSignals: true,
-        pollInterval: 1000,
-        logger,
-        taskList: { deliver },
-      }),
-    ),
+  const pools = Array.from({ length: count }, () => new Pool({ connectionString, max: CONCURRENCY + 1 }));
+  const runners: Runner[] = await Promise.all(
+    pools.map((pgPool) => run({ pgPool, concurrency: CONCURRENCY, noHandleSignals: true, pollInterval: 1000, logger, taskList: { deliver } })),
   );
+  return {
+    stop: async () => {
+      await Promise.all(runners.map((runner) => runner.stop()));
+      await Promise.all(pools.map((pool) => pool.end()));
+    },
+  };
 }
 
 async function enqueue(utils: WorkerUtils, jobs: Array<{ endpoint: number; runAt?: Date; queue: boolean }>): Promise<void> {
@@ -104,8 +84,9 @@ async function enqueue(utils: WorkerUtils, jobs: Array<{ endpoint: number; runAt
 
 async function main(): Promise<void> {
   const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  const receiver = await startReceiver();
-  const utils = await makeWorkerUtils({ connectionString: database.url, logger });
+  const receiver = await startEndpointReceiver();
+  const utilsPool = new Pool({ connectionString: database.url, max: 2 });
+  const utils = await makeWorkerUtils({ pgPool: utilsPool, logger });
   const lines = [
     `graphile-worker 0.18.0: ${ENDPOINTS} endpoints on one local receiver, ${CONCURRENCY} jobs at a time a worker, PostgreSQL at ${new URL(database.url).host}; command: \`npm run bench:webhooks:job-queue -- ${process.argv.slice(2).join(' ')}\`.`,
     '',
@@ -122,10 +103,10 @@ async function main(): Promise<void> {
         Array.from({ length: total }, (_, index) => ({ endpoint: index % ENDPOINTS, queue: false })),
       );
       const started = performance.now();
-      const runners = await startWorkers(database.url, workers, receiver.port);
+      const running = await startWorkers(database.url, workers, receiver.port);
       while ([...receiver.lags.values()].reduce((sum, list) => sum + list.length, 0) < total) await new Promise((resolve) => setTimeout(resolve, 20));
       const seconds = (performance.now() - started) / 1000;
-      await Promise.all(runners.map((runner) => runner.stop()));
+      await running.stop();
       lines.push(
         `| ${workers} worker${workers > 1 ? 's' : ''} | ${total.toLocaleString('en-US')} | ${seconds.toFixed(1)} | ${Math.round(total / seconds).toLocaleString('en-US')} |`,
       );
@@ -143,7 +124,7 @@ async function main(): Promise<void> {
         utils,
         Array.from({ length: BACKLOG }, (_, index) => ({ endpoint: 0, runAt: new Date(dayAgo + index), queue })),
       );
-      const [runner] = await startWorkers(database.url, 1, receiver.port);
+      const running = await startWorkers(database.url, 1, receiver.port);
       const started = performance.now();
       let made = 0;
       while (performance.now() - started < DRAIN_SECONDS * 1000) {
@@ -156,7 +137,7 @@ async function main(): Promise<void> {
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       }
       const seconds = (performance.now() - started) / 1000;
-      await runner?.stop();
+      await running.stop();
       const healthy = Array.from({ length: ENDPOINTS - 1 }, (_, index) => receiver.lags.get(index + 1) ?? []).flat();
       const drained = receiver.lags.get(0)?.length ?? 0;
       lines.push(
@@ -165,6 +146,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await utils.release();
+    await utilsPool.end();
     receiver.close();
     await database.drop();
   }

@@ -14,8 +14,6 @@
  *    endpoints' lag (arrival minus the event's createdAt) p50 and p99.
  *   DATABASE_URL (default the local server)
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
@@ -26,6 +24,7 @@ import { claimDueDeliveries } from '../src/webhooks/webhook-deliveries.repositor
 import { MAX_IN_FLIGHT_PER_ENDPOINT, WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { SecretBox, useSecretBox, withNewKey } from '../src/platform/secrets/secret-box';
 import { newWebhookSecret } from '../src/webhooks/webhook-signature';
+import { startEndpointReceiver } from './endpoint-receiver';
 import { createBenchDatabase, withClient } from './bench-database';
 import { percentileOf as percentile } from './percentile';
 
@@ -46,25 +45,6 @@ const DRAIN_SECONDS = Number(values['drain-seconds']);
 const ENDPOINTS = 10;
 const CONCURRENCY = 16;
 const location = (index: number) => `bench-webhooks-${index}`;
-
-/** A receiver answering 204 at once, keeping each delivery's lag by endpoint (its path). */
-async function startReceiver() {
-  const lags = new Map<number, number[]>();
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const endpoint = Number(request.url?.split('-').pop());
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { createdAt: string };
-      const list = lags.get(endpoint) ?? [];
-      list.push(Date.now() - Date.parse(event.createdAt));
-      lags.set(endpoint, list);
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, lags, close: () => server.close() };
-}
 
 /** `perEndpoint` events at each of `endpoints`' locations, delivered (or due, a day old) to its endpoint, in SQL. */
 async function seedDeliveries(databaseUrl: string, endpoints: Array<{ index: number; id: string }>, count: number, status: 'SUCCEEDED' | 'PENDING') {
@@ -112,7 +92,7 @@ async function main(): Promise<void> {
   // The service's keyring is set at start-up (server.ts); the endpoints' secrets here are stored in clear, which it opens as they are.
   useSecretBox(new SecretBox(withNewKey()));
   const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  const receiver = await startReceiver();
+  const receiver = await startEndpointReceiver();
   const db = openDatabase({ databaseUrl: database.url, poolMax: 10, acquireTimeoutMs: 10_000, statementTimeoutMs: 0 }).knex;
   const lines = [
     `Webhook backlog: ${ENDPOINTS} endpoints at ${ENDPOINTS} locations on one local receiver, PostgreSQL at ${new URL(database.url).host}; command: \`npm run bench:webhooks:backlog -- ${process.argv.slice(2).join(' ')}\`.`,
