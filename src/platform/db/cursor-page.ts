@@ -21,12 +21,25 @@ export interface PageQuery {
 export const CREATED_AT_FROM_ID_TIME_MS = 60_000;
 
 /**
- * SQL for the smallest UUIDv7 of the millisecond `shiftMs` from the bound
- * timestamp (a `?`): every id made at that millisecond or later sorts at or
- * after it, since a UUIDv7 begins with its Unix time in milliseconds.
+ * The Unix milliseconds of a validated instant (platform/validation/instant.ts),
+ * floored: its fraction cut to milliseconds, which only moves it earlier.
  */
-function firstIdAt(shiftMs: number): string {
-  return `(lpad(to_hex(greatest(0, floor(extract(epoch from ?::timestamptz) * 1000) + ${Math.trunc(shiftMs)})::bigint), 12, '0') || repeat('0', 20))::uuid`;
+function floorMs(instant: string): number {
+  return Date.parse(instant.replace(/(\.\d{3})\d+/, '$1'));
+}
+
+/**
+ * The smallest UUIDv7 of millisecond `ms`: every id made at that millisecond
+ * or later sorts at or after it, since a UUIDv7 begins with its Unix time in
+ * milliseconds. A value, not SQL, so that the planner weighs the bound by the
+ * ids' statistics (an expression it cannot fold weighed a third of the table,
+ * and a day's window once went to the index by date and a sort).
+ */
+export function firstIdAt(ms: number): string {
+  const hex = Math.min(Math.max(0, Math.floor(ms)), 2 ** 48 - 1)
+    .toString(16)
+    .padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
 }
 
 /**
@@ -37,17 +50,22 @@ function firstIdAt(shiftMs: number): string {
  * date only to drop it, however long the history. The id bound is widened by
  * CREATED_AT_FROM_ID_TIME_MS (and, after a date, by the location's sandbox
  * clock offset, which dates later rows ahead of their ids), so it never drops
- * a row the date keeps; `created_at` then decides exactly.
+ * a row the date keeps; `created_at` then decides exactly, written `is true`
+ * so that the planner does not read the events' index by date (the purge's)
+ * and sort a day of every location's events, as it once chose to: the id
+ * bound picks the index, read in the page's order.
  */
 export function withinPage(rows: Knex.QueryBuilder, page: PageQuery, order: 'asc' | 'desc'): Knex.QueryBuilder {
   if (page.startingAfter !== undefined) rows.where('id', order === 'asc' ? '>' : '<', page.startingAfter);
   if (page.createdAfter !== undefined) {
-    rows.where('created_at', '>', page.createdAfter);
-    rows.whereRaw(`id >= ${firstIdAt(-CREATED_AT_FROM_ID_TIME_MS - clockOffsetMs())}`, [page.createdAfter]);
+    rows.whereRaw('(created_at > ?) is true', [page.createdAfter]);
+    const after = floorMs(page.createdAfter);
+    if (!Number.isNaN(after)) rows.where('id', '>=', firstIdAt(after - CREATED_AT_FROM_ID_TIME_MS - clockOffsetMs()));
   }
   if (page.createdBefore !== undefined) {
-    rows.where('created_at', '<', page.createdBefore);
-    rows.whereRaw(`id < ${firstIdAt(CREATED_AT_FROM_ID_TIME_MS + 1)}`, [page.createdBefore]);
+    rows.whereRaw('(created_at < ?) is true', [page.createdBefore]);
+    const before = floorMs(page.createdBefore);
+    if (!Number.isNaN(before)) rows.where('id', '<', firstIdAt(before + CREATED_AT_FROM_ID_TIME_MS + 1));
   }
   return rows;
 }
