@@ -46,6 +46,20 @@ describe('event retention', () => {
     await request(testApp.app).get(`/v1/events/${old?.id}`).set(testApp.as(location)).expect(404);
   });
 
+  it('purges in transactions of at most 1,000 events each, so none holds many rows locked for long', async () => {
+    const location = newLocation();
+    await testApp.db.knex.raw(
+      `insert into events (location_id, id, type, data, created_at)
+       select ?, gen_random_uuid(), 'customer.created', '{"object": {}, "previous": null}', now() - interval '91 days'
+         from generate_series(1, 2500)`,
+      [location],
+    );
+    const batches: number[] = [];
+    expect(await purgeExpiredEvents(testApp.db.knex, 90, (purged) => batches.push(purged))).toBe(2500);
+    expect(batches).toEqual([1000, 1000, 500]);
+    expect(await testApp.db.knex('events').where({ location_id: location })).toEqual([]);
+  });
+
   it('never runs in two replicas at once: while one holds the purge, another skips it', async () => {
     let entered = false;
     let release: () => void = () => {};
