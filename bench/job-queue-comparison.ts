@@ -19,6 +19,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { sendWebhook } from '../src/webhooks/webhook-sender';
 import { newWebhookSecret, webhookHeaders } from '../src/webhooks/webhook-signature';
 import { startEndpointReceiver } from './endpoint-receiver';
+import { atRate, runScript } from './script';
 import { createBenchDatabase } from './bench-database';
 import { percentileOf } from './percentile';
 
@@ -82,7 +83,7 @@ async function enqueue(utils: WorkerUtils, jobs: Array<{ endpoint: number; runAt
   }
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<string[]> {
   const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
   const receiver = await startEndpointReceiver();
   const utilsPool = new Pool({ connectionString: database.url, max: 2 });
@@ -125,18 +126,12 @@ async function main(): Promise<void> {
         Array.from({ length: BACKLOG }, (_, index) => ({ endpoint: 0, runAt: new Date(dayAgo + index), queue })),
       );
       const running = await startWorkers(database.url, 1, receiver.port);
-      const started = performance.now();
-      let made = 0;
-      while (performance.now() - started < DRAIN_SECONDS * 1000) {
-        await utils.addJob('deliver', { endpoint: 1 + (made % (ENDPOINTS - 1)), createdAt: new Date().toISOString() } satisfies Delivery, {
-          ...(queue ? { queueName: `endpoint-${1 + (made % (ENDPOINTS - 1))}` } : {}),
+      const { made, seconds } = await atRate(RATE, DRAIN_SECONDS, (n) => {
+        const endpoint = 1 + (n % (ENDPOINTS - 1));
+        return utils.addJob('deliver', { endpoint, createdAt: new Date().toISOString() } satisfies Delivery, {
+          ...(queue ? { queueName: `endpoint-${endpoint}` } : {}),
         });
-        made += 1;
-        const due = started + (made / RATE) * 1000;
-        const wait = due - performance.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-      const seconds = (performance.now() - started) / 1000;
+      });
       await running.stop();
       const healthy = Array.from({ length: ENDPOINTS - 1 }, (_, index) => receiver.lags.get(index + 1) ?? []).flat();
       const drained = receiver.lags.get(0)?.length ?? 0;
@@ -150,10 +145,7 @@ async function main(): Promise<void> {
     receiver.close();
     await database.drop();
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return lines;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-});
+runScript(main);

@@ -25,6 +25,7 @@ import { MAX_IN_FLIGHT_PER_ENDPOINT, WebhookDispatcher } from '../src/webhooks/w
 import { SecretBox, useSecretBox, withNewKey } from '../src/platform/secrets/secret-box';
 import { newWebhookSecret } from '../src/webhooks/webhook-signature';
 import { startEndpointReceiver } from './endpoint-receiver';
+import { atRate, runScript } from './script';
 import { createBenchDatabase, withClient } from './bench-database';
 import { percentileOf as percentile } from './percentile';
 
@@ -88,7 +89,7 @@ async function claimTimes(db: Knex): Promise<{ p50: number; p99: number }> {
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<string[]> {
   // The service's keyring is set at start-up (server.ts); the endpoints' secrets here are stored in clear, which it opens as they are.
   useSecretBox(new SecretBox(withNewKey()));
   const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -132,22 +133,15 @@ async function main(): Promise<void> {
       disableAfterMs: 86_400_000,
       allowPrivateTargets: true,
     });
-    const started = performance.now();
     dispatcher.start();
-    let recorded = 0;
-    while (performance.now() - started < DRAIN_SECONDS * 1000) {
-      const endpoint = healthy[recorded % healthy.length] as (typeof healthy)[number];
-      await db.transaction((trx) =>
+    const { made: recorded, seconds } = await atRate(RATE, DRAIN_SECONDS, (n) => {
+      const endpoint = healthy[n % healthy.length] as (typeof healthy)[number];
+      return db.transaction((trx) =>
         recordEvents(trx, { locationId: location(endpoint.index), origin: { requestId: null, idempotencyKey: null, clientId: null } }, [
           { type: 'customer.created', customerId: null, object: { id: uuidv7() }, previous: null },
         ]),
       );
-      recorded += 1;
-      const due = started + (recorded / RATE) * 1000;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-    const seconds = (performance.now() - started) / 1000;
+    });
     await dispatcher.stop();
     const healthyLags = healthy.flatMap(({ index }) => receiver.lags.get(index) ?? []);
     const drained = receiver.lags.get(down.index)?.length ?? 0;
@@ -162,10 +156,7 @@ async function main(): Promise<void> {
     receiver.close();
     await database.drop();
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return lines;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-});
+runScript(main);

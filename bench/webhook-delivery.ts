@@ -16,6 +16,7 @@ import { createLogger } from '../src/platform/logger';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { SecretBox, useSecretBox, withNewKey } from '../src/platform/secrets/secret-box';
 import { newWebhookSecret } from '../src/webhooks/webhook-signature';
+import { runScript } from './script';
 import { createBenchDatabase } from './bench-database';
 
 const { values } = parseArgs({ options: { events: { type: 'string', default: '5000' }, endpoints: { type: 'string', default: '10' } } });
@@ -23,7 +24,7 @@ const EVENTS = Number(values.events);
 const ENDPOINTS = Number(values.endpoints);
 const LOCATION = 'bench-webhooks';
 
-async function main(): Promise<void> {
+async function main(): Promise<string[]> {
   // The service's keyring is set at start-up (server.ts); the endpoints' secrets here are stored in clear, which it opens as they are.
   useSecretBox(new SecretBox(withNewKey()));
   const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -100,10 +101,7 @@ async function main(): Promise<void> {
     receiver.close();
     await database.drop();
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return lines;
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exitCode = 1;
-});
+runScript(main);
