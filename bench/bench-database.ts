@@ -2,6 +2,9 @@ import { Client } from 'pg';
 import { openDatabase } from '../src/platform/db/database';
 import { migrateToLatest } from '../src/platform/db/migration-source';
 
+/** The server the bench and its scripts create their databases on: DATABASE_URL, or the local one. */
+export const benchServerUrl = (): string => process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
 /** A database of its own on the server, created for one benchmark run and dropped after it. */
 export interface BenchDatabase {
   url: string;

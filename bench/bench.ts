@@ -27,6 +27,11 @@ import { medianOfRounds } from './rounds';
 import { allLoads, overloadFailures, webhookFailures, type BenchResults } from './results';
 import { BENCH_ENDPOINT_HOST, SCENARIOS, consumingRequests, scenarioRequests, type ConsumingScenarioId } from './scenarios';
 import { seedCustomers } from './seed';
+import { startSizedServer, type ServerLogCounts, type SizedServer } from './sized-server';
+import { statementCostPerRequest } from './statement-costs';
+import { DAY_OF_BACKLOG, webhookBacklogReport } from './webhook-backlog';
+import { webhookDeliveryReport } from './webhook-delivery';
+import { jobQueueReport } from './job-queue-comparison';
 import { accessToken, benchCredentials, startBareExpress, startHandWritten, startService, type BenchCredentials } from './servers';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -36,6 +41,9 @@ const UNSPENT_RATE_LIMIT = 1_000_000_000;
 const GROWTH_FROM = 10_000;
 /** A --growth run's locations: a year's customers of many restaurants. */
 const GROWTH_LOCATIONS = 1_000;
+/** The webhook figures of a --growth run: events each of WEBHOOK_ENDPOINTS endpoints receives for the deliveries a second. */
+const WEBHOOK_THROUGHPUT_EVENTS = 3_000;
+const WEBHOOK_ENDPOINTS = 10;
 /** How long the writes run alone, and beside an erasure or the purge, at the large size. */
 const MAINTENANCE_SECONDS = 20;
 /** Seconds the dispatcher gets to deliver a turn's events once its load stops, before they count as pending. */
@@ -73,6 +81,8 @@ interface Context {
   database: BenchDatabase;
   credentials: BenchCredentials;
   stops: Array<() => Promise<void>>;
+  /** The cluster of the run's own, under --shared-buffers. */
+  server?: SizedServer;
   /** The first customer number no consuming scenario has taken yet (past the seeded ones). */
   nextConsumable: number;
 }
@@ -475,6 +485,7 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
     results.seedSeconds += await seed(context.database, from, to);
     const large = to === context.options.growthTo;
     if (large) results.seedSeconds += await seedHistoryOf(context.database, to);
+    const databaseMb = await databaseSizeMb(context);
     const service = await startTracked(context, () => startService(serviceSettings(context, 1)));
     const token = await accessToken(service);
     const jwks = await (await fetch(`${service.url}/.well-known/jwks.json`)).text();
@@ -487,15 +498,29 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
       intents: to * (1 + (large ? PAST_INTENTS_PER_CUSTOMER : 0)),
       reads: [],
       peakRssMb: 0,
+      databaseMb,
     };
     for (const id of GROWTH_SCENARIOS) {
       say(`growth: scenario ${id} at ${to.toLocaleString('en-US')} customers @${connections}`);
       const [figures, floor] = await measureInTurns(context, [service, handWritten], connections, async () => requests[id]);
-      step.reads.push({ name: `scenario ${id}`, figures, floor });
+      step.reads.push({
+        name: `scenario ${id}`,
+        figures,
+        floor,
+        ...(context.server && {
+          cost: await statementCostPerRequest(context.database.url, service.url, requests[id]),
+          floorCost: await statementCostPerRequest(context.database.url, handWritten.url, requests[id]),
+        }),
+      });
     }
     for (const read of LIST_READS) {
       say(`growth: ${read.name} at ${to.toLocaleString('en-US')} customers @${connections}`);
-      step.reads.push({ name: read.name, figures: await measure(context, service, connections, listRequest(read, to, token)) });
+      const next = listRequest(read, to, token);
+      step.reads.push({
+        name: read.name,
+        figures: await measure(context, service, connections, next),
+        ...(context.server && { cost: await statementCostPerRequest(context.database.url, service.url, next) }),
+      });
     }
     step.peakRssMb = service.peakRssMb();
     if (large) {
@@ -503,6 +528,7 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
       const writes = (seconds: number) =>
         measureLoad({ url: service.url, connections, durationSeconds: seconds, warmupSeconds: 0 }, requests[3], service.cpuMs);
       say('growth: erasing a customer with 10,000 events and 1,000 intents beside the writes');
+      const erasureMark = context.server?.logMark();
       results.erasureAtSize = await measureErasureAtSize({
         databaseUrl: context.database.url,
         serviceUrl: service.url,
@@ -511,8 +537,11 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
         writes,
         seconds: MAINTENANCE_SECONDS,
       });
+      results.erasureAtSize.serverLog = serverLogSince(context, erasureMark);
       say(`growth: purging the ${step.events.toLocaleString('en-US')} events of the history beside the writes`);
+      const purgeMark = context.server?.logMark();
       results.purgeAtSize = await measurePurgeAtSize({ databaseUrl: context.database.url, writes, seconds: MAINTENANCE_SECONDS });
+      results.purgeAtSize.serverLog = serverLogSince(context, purgeMark);
     }
     growth.push(step);
     await service.stop();
@@ -520,6 +549,47 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
     context.stops.length = 0;
   }
   results.growth = growth;
+  if (context.options.webhooks) results.webhooksAtSize = await measureWebhooksAtSize(context, results.command);
+}
+
+/**
+ * Issue 42's webhook figures on the same server, beside the large size's
+ * database: the dispatcher's deliveries a second, a day's backlog (the
+ * claim's time as the table grows, and the drain beside nine healthy
+ * endpoints), and graphile-worker on the same figures; each on a database of
+ * its own (webhook-delivery.ts, webhook-backlog.ts, job-queue-comparison.ts).
+ */
+async function measureWebhooksAtSize(context: Context, command: string): Promise<string[]> {
+  const serverUrl = context.server?.url ?? context.options.serverUrl;
+  say(`growth: webhook deliveries a second, ${WEBHOOK_THROUGHPUT_EVENTS.toLocaleString('en-US')} events × ${WEBHOOK_ENDPOINTS} endpoints`);
+  const throughput = await webhookDeliveryReport(serverUrl, WEBHOOK_THROUGHPUT_EVENTS, WEBHOOK_ENDPOINTS, command);
+  say(`growth: a backlog of ${DAY_OF_BACKLOG.backlog.toLocaleString('en-US')} deliveries to one endpoint beside nine healthy ones`);
+  const backlog = await webhookBacklogReport(serverUrl, DAY_OF_BACKLOG, command);
+  say('growth: graphile-worker on the same figures');
+  const jobQueue = await jobQueueReport(serverUrl, { events: WEBHOOK_THROUGHPUT_EVENTS, ...DAY_OF_BACKLOG }, command);
+  return [...throughput, '', ...backlog, '', ...jobQueue];
+}
+
+/** What the sized server's log says since `mark`: none on DATABASE_URL's server, whose log is not the bench's. */
+function serverLogSince(context: Context, mark: number | undefined): ServerLogCounts | undefined {
+  return context.server && mark !== undefined ? context.server.logSince(mark) : undefined;
+}
+
+/**
+ * The bench database's size in MB. On the sized server, first read whole into
+ * shared_buffers (pg_prewarm), as a server in service holds what it reads:
+ * the small size fits after its first seconds of load, and the large one
+ * would take many minutes of load to warm.
+ */
+async function databaseSizeMb(context: Context): Promise<number> {
+  return withClient(context.database.url, async (client) => {
+    if (context.server) {
+      await client.query('create extension if not exists pg_prewarm');
+      await client.query(`select pg_prewarm(oid::regclass) from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'i')`);
+    }
+    const { rows } = await client.query<{ bytes: string }>('select pg_database_size(current_database()) bytes');
+    return Math.round(Number(rows[0]?.bytes) / 2 ** 20);
+  });
 }
 
 /** Seeds the history of customers 1..customers (history-seed.ts); answers the seconds it took. */
@@ -542,13 +612,25 @@ async function main(): Promise<number> {
     say('building the production build (npm run build)');
     execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
-  const database = await createBenchDatabase(options.serverUrl);
+  const server = options.sharedBuffers === undefined ? undefined : await startSizedServer(options.sharedBuffers);
+  const database = await createBenchDatabase(server?.url ?? options.serverUrl).catch(async (error: unknown) => {
+    await server?.close();
+    throw error;
+  });
   say(`database ${new URL(database.url).pathname.slice(1)} created (PostgreSQL ${database.serverVersion})`);
-  const context: Context = { options, database, credentials: await benchCredentials(RESULTS_DIR), stops: [], nextConsumable: options.customers + 1 };
+  const context: Context = {
+    options,
+    database,
+    credentials: await benchCredentials(RESULTS_DIR),
+    stops: [],
+    nextConsumable: options.customers + 1,
+    ...(server && { server }),
+  };
   const interrupted = (): void => {
     say('interrupted: stopping servers and dropping the database');
     void Promise.allSettled(context.stops.map((stop) => stop()))
       .then(() => database.drop())
+      .then(() => server?.close())
       .finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted);
@@ -563,6 +645,7 @@ async function main(): Promise<number> {
       memoryGb: Math.round(os.totalmem() / 2 ** 30),
       node: process.version,
       postgres: database.serverVersion,
+      ...(server && { postgresSettings: server.settings }),
     },
     settings: {
       customers: options.growth ? options.growthTo : options.customers,
@@ -592,6 +675,7 @@ async function main(): Promise<number> {
   } finally {
     await Promise.allSettled(context.stops.map((stop) => stop()));
     await database.drop();
+    await server?.close();
   }
 
   const stamp = results.date.replace(/[:.]/g, '-');

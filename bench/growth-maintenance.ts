@@ -5,6 +5,7 @@ import type { LoadFigures } from './load';
 import { percentileOf } from './percentile';
 import { withClient } from './bench-database';
 import { seedUuid } from './ids';
+import { LOCK_WAIT_LIMIT_MS, type ServerLogCounts } from './sized-server';
 
 /** The heavy customer's history: what issue 42 names for an erasure at size. */
 export const HEAVY_EVENTS = 10_000;
@@ -19,6 +20,8 @@ export interface ErasureAtSize {
   /** The write scenario alone, and with the erasure in the middle of it. */
   writesAlone: LoadFigures;
   writesBeside: LoadFigures;
+  /** On the sized server: what its log says of the run beside the erasure. */
+  serverLog?: ServerLogCounts;
 }
 
 /**
@@ -77,8 +80,13 @@ export interface PurgeAtSize {
   batchP50Ms: number;
   batchP99Ms: number;
   batchMaxMs: number;
+  /** Batches whose transaction took longer than LOCK_WAIT_LIMIT_MS, and every batch's time in order, to set beside the server's log. */
+  batchesOverLimit: number;
+  batchTimesMs: number[];
   writesAlone: LoadFigures;
   writesBeside: LoadFigures;
+  /** On the sized server: what its log says of the purge (lock waits past LOCK_WAIT_LIMIT_MS, checkpoints, autovacuum). */
+  serverLog?: ServerLogCounts;
 }
 
 /**
@@ -113,6 +121,8 @@ export async function measurePurgeAtSize(options: {
       batchP50Ms: percentileOf(held, 50),
       batchP99Ms: percentileOf(held, 99),
       batchMaxMs: percentileOf(held, 100),
+      batchesOverLimit: held.filter((ms) => ms > LOCK_WAIT_LIMIT_MS).length,
+      batchTimesMs: held.map((ms) => Math.round(ms * 10) / 10),
       writesAlone,
       writesBeside,
     };

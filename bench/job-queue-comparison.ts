@@ -20,21 +20,18 @@ import { sendWebhook } from '../src/webhooks/webhook-sender';
 import { newWebhookSecret, webhookHeaders } from '../src/webhooks/webhook-signature';
 import { startEndpointReceiver } from './endpoint-receiver';
 import { atRate, runScript } from './script';
-import { createBenchDatabase } from './bench-database';
+import { benchServerUrl, createBenchDatabase } from './bench-database';
+import { DAY_OF_BACKLOG } from './webhook-backlog';
 import { percentileOf } from './percentile';
 
-const { values } = parseArgs({
-  options: {
-    events: { type: 'string', default: '3000' },
-    backlog: { type: 'string', default: '100000' },
-    rate: { type: 'string', default: '100' },
-    'drain-seconds': { type: 'string', default: '60' },
-  },
-});
-const EVENTS = Number(values.events);
-const BACKLOG = Number(values.backlog);
-const RATE = Number(values.rate);
-const DRAIN_SECONDS = Number(values['drain-seconds']);
+export interface JobQueueSettings {
+  /** Jobs per endpoint for the throughput. */
+  events: number;
+  backlog: number;
+  rate: number;
+  drainSeconds: number;
+}
+
 const ENDPOINTS = 10;
 const CONCURRENCY = 16;
 const SECRET = newWebhookSecret();
@@ -83,13 +80,15 @@ async function enqueue(utils: WorkerUtils, jobs: Array<{ endpoint: number; runAt
   }
 }
 
-async function main(): Promise<string[]> {
-  const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+/** graphile-worker's throughput and backlog drain, as Markdown lines, on a database of its own on `serverUrl`; `command` is what reproduces them. */
+export async function jobQueueReport(serverUrl: string, settings: JobQueueSettings, command: string): Promise<string[]> {
+  const { events, backlog, rate, drainSeconds } = settings;
+  const database = await createBenchDatabase(serverUrl);
   const receiver = await startEndpointReceiver();
   const utilsPool = new Pool({ connectionString: database.url, max: 2 });
   const utils = await makeWorkerUtils({ pgPool: utilsPool, logger });
   const lines = [
-    `graphile-worker 0.18.0: ${ENDPOINTS} endpoints on one local receiver, ${CONCURRENCY} jobs at a time a worker, PostgreSQL at ${new URL(database.url).host}; command: \`npm run bench:webhooks:job-queue -- ${process.argv.slice(2).join(' ')}\`.`,
+    `graphile-worker 0.18.0: ${ENDPOINTS} endpoints on one local receiver, ${CONCURRENCY} jobs at a time a worker, PostgreSQL at ${new URL(database.url).host}; command: \`${command}\`.`,
     '',
     '| throughput | deliveries | seconds | deliveries/s |',
     '|---|---:|---:|---:|',
@@ -98,7 +97,7 @@ async function main(): Promise<string[]> {
     await utils.migrate();
     for (const workers of [1, 2]) {
       receiver.lags.clear();
-      const total = EVENTS * ENDPOINTS;
+      const total = events * ENDPOINTS;
       await enqueue(
         utils,
         Array.from({ length: total }, (_, index) => ({ endpoint: index % ENDPOINTS, queue: false })),
@@ -114,7 +113,7 @@ async function main(): Promise<string[]> {
     }
     lines.push(
       '',
-      `| drain, ${DRAIN_SECONDS} s, one worker, ${RATE} jobs/s to nine healthy endpoints | backlog delivered | backlog deliveries/s | healthy delivered | healthy lag p50 ms | healthy lag p99 ms |`,
+      `| drain, ${drainSeconds} s, one worker, ${rate} jobs/s to nine healthy endpoints | backlog delivered | backlog deliveries/s | healthy delivered | healthy lag p50 ms | healthy lag p99 ms |`,
       '|---|---:|---:|---:|---:|---:|',
     );
     for (const queue of [false, true]) {
@@ -123,10 +122,10 @@ async function main(): Promise<string[]> {
       const dayAgo = Date.now() - 86_400_000;
       await enqueue(
         utils,
-        Array.from({ length: BACKLOG }, (_, index) => ({ endpoint: 0, runAt: new Date(dayAgo + index), queue })),
+        Array.from({ length: backlog }, (_, index) => ({ endpoint: 0, runAt: new Date(dayAgo + index), queue })),
       );
       const running = await startWorkers(database.url, 1, receiver.port);
-      const { made, seconds } = await atRate(RATE, DRAIN_SECONDS, (n) => {
+      const { made, seconds } = await atRate(rate, drainSeconds, (n) => {
         const endpoint = 1 + (n % (ENDPOINTS - 1));
         return utils.addJob('deliver', { endpoint, createdAt: new Date().toISOString() } satisfies Delivery, {
           ...(queue ? { queueName: `endpoint-${endpoint}` } : {}),
@@ -148,4 +147,15 @@ async function main(): Promise<string[]> {
   return lines;
 }
 
-runScript(main);
+if (require.main === module) {
+  const { values } = parseArgs({
+    options: {
+      events: { type: 'string', default: '3000' },
+      backlog: { type: 'string', default: String(DAY_OF_BACKLOG.backlog) },
+      rate: { type: 'string', default: String(DAY_OF_BACKLOG.rate) },
+      'drain-seconds': { type: 'string', default: String(DAY_OF_BACKLOG.drainSeconds) },
+    },
+  });
+  const settings = { events: Number(values.events), backlog: Number(values.backlog), rate: Number(values.rate), drainSeconds: Number(values['drain-seconds']) };
+  runScript(() => jobQueueReport(benchServerUrl(), settings, `npm run bench:webhooks:job-queue -- ${process.argv.slice(2).join(' ')}`));
+}

@@ -1,3 +1,4 @@
+import { benchServerUrl } from './bench-database';
 import { SCENARIOS } from './scenarios';
 import { parseArgs } from 'node:util';
 
@@ -14,12 +15,14 @@ export interface BenchOptions {
   /** The reads at 10,000 customers, then again at --growth-to with a year of history over 1,000 locations (bench.ts, measureGrowth). */
   growth: boolean;
   growthTo: number;
+  /** A PostgreSQL cluster of the run's own with this shared_buffers (sized-server.ts) in place of DATABASE_URL's server. */
+  sharedBuffers?: string;
   build: boolean;
   serverUrl: string;
   dbPoolMax: number;
   /** The overload scenario (scenario 1 at four times the connections, on a bounded service); --no-overload skips it. */
   overload: boolean;
-  /** Webhook delivery under the mix, with and without endpoints; --no-webhooks skips it. */
+  /** Webhook delivery under the mix, with and without endpoints (under --growth: at size, bench.ts measureWebhooksAtSize); --no-webhooks skips it. */
   webhooks: boolean;
   /** Only these scenarios (all by default). */
   scenarios: number[];
@@ -30,15 +33,21 @@ export interface BenchOptions {
 }
 
 const USAGE = `npm run bench -- [--quick] [--customers N] [--duration S] [--warmup S] [--rounds N] [--connections 32,128]
-                   [--no-cluster] [--no-overload] [--no-webhooks] [--growth [--growth-to N]] [--no-build] [--scenarios 1,2] [--profile]
+                   [--no-cluster] [--no-overload] [--no-webhooks] [--growth [--growth-to N] [--shared-buffers 8GB]] [--no-build] [--scenarios 1,2] [--profile]
                    [--compare-node PATH_TO_NODE]
-  DATABASE_URL: the PostgreSQL server to create the benchmark's database on (default the local server)`;
+  DATABASE_URL: the PostgreSQL server to create the benchmark's database on (default the local server)
+  --shared-buffers SIZE: instead, a PostgreSQL 15 cluster of the run's own (initdb in a temporary folder) with this shared_buffers`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const number = Number(value.replace(/_/g, ''));
   if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer\n${USAGE}`);
   return number;
+}
+
+function sharedBuffers(value: string): string {
+  if (!/^\d+(MB|GB)$/.test(value)) throw new Error(`--shared-buffers must be a size such as 512MB or 8GB\n${USAGE}`);
+  return value;
 }
 
 export function parseBenchOptions(argv: string[]): BenchOptions {
@@ -56,6 +65,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       'no-webhooks': { type: 'boolean', default: false },
       growth: { type: 'boolean', default: false },
       'growth-to': { type: 'string' },
+      'shared-buffers': { type: 'string' },
       'no-build': { type: 'boolean', default: false },
       scenarios: { type: 'string' },
       profile: { type: 'boolean', default: false },
@@ -82,10 +92,11 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     growth: values.growth,
     growthTo: positive('growth-to', values['growth-to'], 1_000_000),
     build: !values['no-build'],
-    serverUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    serverUrl: benchServerUrl(),
     dbPoolMax: positive('DB_POOL_MAX', process.env.DB_POOL_MAX, 10),
     scenarios: (values.scenarios ?? SCENARIOS.map(({ id }) => id).join(',')).split(',').map((id) => positive('scenarios', id, 0)),
     profile: values.profile,
+    ...(values['shared-buffers'] === undefined ? {} : { sharedBuffers: sharedBuffers(values['shared-buffers']) }),
     ...(values['compare-node'] === undefined ? {} : { compareNode: values['compare-node'] }),
   };
 }

@@ -1,5 +1,7 @@
 import type { CpuCost } from './machine-cpu';
 import { allLoads, overloadFailures, webhookFailures, type BenchResults } from './results';
+import { LOCK_WAIT_LIMIT_MS, type ServerLogCounts } from './sized-server';
+import type { StatementCost } from './statement-costs';
 
 const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
 const ms = (value: number): string => value.toFixed(value < 10 ? 1 : 0);
@@ -20,7 +22,7 @@ const cpuCell = (cpu: CpuCost | undefined): string =>
 export function markdownReport(results: BenchResults): string {
   const { machine, settings } = results;
   const lines = [
-    `Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}; load generator on the same machine.`,
+    `Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}${machine.postgresSettings ? ` (a cluster of the run's own: ${Object.entries(machine.postgresSettings).map(([name, value]) => `${name}=${value}`).join(', ')})` : ''}; load generator on the same machine.`,
     `Run: \`${results.command}\` on ${results.date}: ${settings.customers.toLocaleString('en-US')} customers (seeded in ${results.seedSeconds.toFixed(1)} s), ${settings.warmupSeconds} s warm-up, then ${settings.rounds === 1 || results.growth ? `${settings.durationSeconds} s per figure` : `${settings.rounds} rounds of ${settings.durationSeconds} s in turns with the ceiling, figures are medians`}, DB_POOL_MAX=${settings.dbPoolMax}.`,
     '',
     '| # | scenario | conn | req/s | p50 ms | p90 ms | p99 ms | errors | non-2xx | CPU µs/req | hand-written req/s | p99 ms | CPU µs/req | req/s vs (b) | p99 vs (b) | req/s vs (a) |',
@@ -103,6 +105,7 @@ export function markdownReport(results: BenchResults): string {
     }
   }
   if (results.growth) lines.push('', ...growthTable(results.growth), ...maintenanceLines(results));
+  if (results.webhooksAtSize) lines.push('', ...results.webhooksAtSize);
   const failures = [
     ...allLoads(results)
       .filter(({ figures }) => figures.errors > 0 || figures.non2xx > 0)
@@ -122,12 +125,14 @@ export function markdownReport(results: BenchResults): string {
   return lines.join('\n');
 }
 
+type GrowthStep = NonNullable<BenchResults['growth']>[number];
+
 /** The --growth table: each read at the small and the large size, the large over the small, and each beside the floor. */
 function growthTable(growth: NonNullable<BenchResults['growth']>): string[] {
   const [small, large] = growth;
   if (!small || !large) return [];
   const size = (step: typeof small) =>
-    `${step.customers.toLocaleString('en-US')} customers, ${step.events.toLocaleString('en-US')} events, ${step.intents.toLocaleString('en-US')} intents`;
+    `${step.customers.toLocaleString('en-US')} customers, ${step.events.toLocaleString('en-US')} events, ${step.intents.toLocaleString('en-US')} intents (database ${step.databaseMb.toLocaleString('en-US')} MB)`;
   const lines = [
     `Growth over ${large.locations.toLocaleString('en-US')} locations: small = ${size(small)}; large = ${size(large)}.`,
     '',
@@ -143,8 +148,32 @@ function growthTable(growth: NonNullable<BenchResults['growth']>): string[] {
     );
   }
   lines.push('', `Service peak RSS (VmHWM): ${small.peakRssMb} MB small, ${large.peakRssMb} MB large (${ratio(large.peakRssMb, small.peakRssMb)}).`);
+  return [...lines, ...statementCostTable(small, large)];
+}
+
+/** On the sized server: what one request of each read cost the database at each size, the service's beside the floor's. */
+function statementCostTable(small: GrowthStep, large: GrowthStep): string[] {
+  if (!small.reads.some((read) => read.cost)) return [];
+  const cell = (cost: StatementCost | undefined) =>
+    cost === undefined ? '' : `${cost.statements.toFixed(2)} / ${cost.buffers.toFixed(1)} (${cost.buffersRead.toFixed(1)}) / ${cost.executionMs.toFixed(3)}`;
+  const lines = [
+    '',
+    'A request\'s cost to the database (pg_stat_statements over 500 requests one at a time): statements / shared buffers touched (of them read from the OS) / execution ms.',
+    '',
+    '| read | service, small | service, large | floor, small | floor, large |',
+    '|---|---|---|---|---|',
+  ];
+  for (const [index, read] of small.reads.entries()) {
+    const atLarge = large.reads[index];
+    lines.push(`| ${read.name} | ${cell(read.cost)} | ${cell(atLarge?.cost)} | ${cell(read.floorCost)} | ${cell(atLarge?.floorCost)} |`);
+  }
   return lines;
 }
+
+const serverLogSentence = (log: ServerLogCounts | undefined): string =>
+  log === undefined
+    ? ''
+    : ` The server's log meanwhile: ${log.lockWaits} statements waited longer than ${LOCK_WAIT_LIMIT_MS} ms for a lock; ${log.checkpoints} checkpoints, ${log.autovacuums} autovacuum runs.`;
 
 /** The erasure and the purge at the large size, each beside the writes (scenario 3) and the writes alone. */
 function maintenanceLines(results: BenchResults): string[] {
@@ -154,12 +183,12 @@ function maintenanceLines(results: BenchResults): string[] {
   if (erasure)
     lines.push(
       '',
-      `Erasure of a customer with ${erasure.events.toLocaleString('en-US')} events and ${erasure.intents.toLocaleString('en-US')} intents: ${erasure.status} in ${ms(erasure.answeredMs)} ms; the writes beside it ${writes(erasure.writesBeside)}, alone ${writes(erasure.writesAlone)}.`,
+      `Erasure of a customer with ${erasure.events.toLocaleString('en-US')} events and ${erasure.intents.toLocaleString('en-US')} intents: ${erasure.status} in ${ms(erasure.answeredMs)} ms; the writes beside it ${writes(erasure.writesBeside)}, alone ${writes(erasure.writesAlone)}.${serverLogSentence(erasure.serverLog)}`,
     );
   if (purge)
     lines.push(
       '',
-      `Retention purge of ${purge.purged.toLocaleString('en-US')} events in ${purge.batches.toLocaleString('en-US')} batches over ${purge.seconds.toFixed(0)} s: a batch's transaction p50 ${ms(purge.batchP50Ms)} ms, p99 ${ms(purge.batchP99Ms)} ms, longest ${ms(purge.batchMaxMs)} ms; the writes beside it ${writes(purge.writesBeside)}, alone ${writes(purge.writesAlone)}.`,
+      `Retention purge of ${purge.purged.toLocaleString('en-US')} events in ${purge.batches.toLocaleString('en-US')} batches over ${purge.seconds.toFixed(0)} s: a batch's transaction p50 ${ms(purge.batchP50Ms)} ms, p99 ${ms(purge.batchP99Ms)} ms, longest ${ms(purge.batchMaxMs)} ms, ${purge.batchesOverLimit} over ${LOCK_WAIT_LIMIT_MS} ms; the writes beside it ${writes(purge.writesBeside)}, alone ${writes(purge.writesAlone)}.${serverLogSentence(purge.serverLog)}`,
     );
   return lines;
 }

@@ -1,4 +1,5 @@
 import type { ErasureAtSize, PurgeAtSize } from './growth-maintenance';
+import type { StatementCost } from './statement-costs';
 import type { LoadFigures } from './load';
 import type { OverloadFigures } from './overload';
 import type { PgbenchFigures } from './pgbench';
@@ -30,7 +31,8 @@ export interface WebhookTurns {
 export interface BenchResults {
   date: string;
   command: string;
-  machine: { cores: number; cpu: string; memoryGb: number; node: string; postgres: string };
+  /** postgresSettings: the sized server's (--shared-buffers), beyond initdb's. */
+  machine: { cores: number; cpu: string; memoryGb: number; node: string; postgres: string; postgresSettings?: Record<string, string> };
   settings: { customers: number; durationSeconds: number; warmupSeconds: number; rounds: number; connections: number[]; dbPoolMax: number };
   seedSeconds: number;
   runs: ScenarioRun[];
@@ -56,12 +58,17 @@ export interface BenchResults {
     locations: number;
     events: number;
     intents: number;
-    reads: Array<{ name: string; figures: LoadFigures; floor?: LoadFigures }>;
+    /** On the sized server, `cost` and `floorCost` are a request's statements and buffers (statement-costs.ts). */
+    reads: Array<{ name: string; figures: LoadFigures; floor?: LoadFigures; cost?: StatementCost; floorCost?: StatementCost }>;
     peakRssMb: number;
+    /** pg_database_size after the seed. */
+    databaseMb: number;
   }>;
   /** At the large size: a heavy customer's erasure beside the writes, and the history's purge beside them. */
   erasureAtSize?: ErasureAtSize;
   purgeAtSize?: PurgeAtSize;
+  /** A --growth run's webhook figures (bench.ts, measureWebhooksAtSize), as the scripts print them. */
+  webhooksAtSize?: string[];
 }
 
 /** Every measured load, for the "errors and non-2xx must be 0" check. */

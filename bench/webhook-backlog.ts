@@ -26,23 +26,21 @@ import { SecretBox, useSecretBox, withNewKey } from '../src/platform/secrets/sec
 import { newWebhookSecret } from '../src/webhooks/webhook-signature';
 import { startEndpointReceiver } from './endpoint-receiver';
 import { atRate, runScript } from './script';
-import { createBenchDatabase, withClient } from './bench-database';
+import { benchServerUrl, createBenchDatabase, withClient } from './bench-database';
 import { percentileOf as percentile } from './percentile';
 
-const { values } = parseArgs({
-  options: {
-    backlog: { type: 'string', default: '100000' },
-    delivered: { type: 'string', default: '1000000' },
-    claims: { type: 'string', default: '200' },
-    rate: { type: 'string', default: '100' },
-    'drain-seconds': { type: 'string', default: '60' },
-  },
-});
-const BACKLOG = Number(values.backlog);
-const DELIVERED = Number(values.delivered);
-const CLAIMS = Number(values.claims);
-const RATE = Number(values.rate);
-const DRAIN_SECONDS = Number(values['drain-seconds']);
+export interface BacklogSettings {
+  backlog: number;
+  delivered: number;
+  claims: number;
+  /** Events a second recorded for the healthy endpoints during the drain. */
+  rate: number;
+  drainSeconds: number;
+}
+
+/** The issue's day-long outage: the script's defaults, and what `npm run bench -- --growth` runs. */
+export const DAY_OF_BACKLOG: BacklogSettings = { backlog: 100_000, delivered: 1_000_000, claims: 200, rate: 100, drainSeconds: 60 };
+
 const ENDPOINTS = 10;
 const CONCURRENCY = 16;
 const location = (index: number) => `bench-webhooks-${index}`;
@@ -72,9 +70,9 @@ async function seedDeliveries(databaseUrl: string, endpoints: Array<{ index: num
 }
 
 /** The claim statement's time, each claim rolled back so every one sees the same table. */
-async function claimTimes(db: Knex): Promise<{ p50: number; p99: number }> {
+async function claimTimes(db: Knex, claims: number): Promise<{ p50: number; p99: number }> {
   const times: number[] = [];
-  for (let i = 0; i < CLAIMS; i += 1) {
+  for (let i = 0; i < claims; i += 1) {
     await db
       .transaction(async (trx) => {
         const started = performance.now();
@@ -89,20 +87,22 @@ async function claimTimes(db: Knex): Promise<{ p50: number; p99: number }> {
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function main(): Promise<string[]> {
+/** The claim's times at each size and the drain, as Markdown lines, on a database of its own on `serverUrl`; `command` is what reproduces them. */
+export async function webhookBacklogReport(serverUrl: string, settings: BacklogSettings, command: string): Promise<string[]> {
+  const { backlog, delivered, rate, drainSeconds } = settings;
   // The service's keyring is set at start-up (server.ts); the endpoints' secrets here are stored in clear, which it opens as they are.
   useSecretBox(new SecretBox(withNewKey()));
-  const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const database = await createBenchDatabase(serverUrl);
   const receiver = await startEndpointReceiver();
   const db = openDatabase({ databaseUrl: database.url, poolMax: 10, acquireTimeoutMs: 10_000, statementTimeoutMs: 0 }).knex;
   const lines = [
-    `Webhook backlog: ${ENDPOINTS} endpoints at ${ENDPOINTS} locations on one local receiver, PostgreSQL at ${new URL(database.url).host}; command: \`npm run bench:webhooks:backlog -- ${process.argv.slice(2).join(' ')}\`.`,
+    `Webhook backlog: ${ENDPOINTS} endpoints at ${ENDPOINTS} locations on one local receiver, PostgreSQL at ${new URL(database.url).host}; command: \`${command}\`.`,
     '',
     '| claim statement, deliveries table | p50 ms | p99 ms |',
     '|---|---:|---:|',
   ];
   const claimRow = async (label: string) => {
-    const { p50, p99 } = await claimTimes(db);
+    const { p50, p99 } = await claimTimes(db, settings.claims);
     lines.push(`| ${label} | ${p50.toFixed(2)} | ${p99.toFixed(2)} |`);
   };
   try {
@@ -118,11 +118,11 @@ async function main(): Promise<string[]> {
       });
     }
     await claimRow('empty');
-    await seedDeliveries(database.url, endpoints, DELIVERED / ENDPOINTS, 'SUCCEEDED');
-    await claimRow(`${DELIVERED.toLocaleString('en-US')} delivered`);
+    await seedDeliveries(database.url, endpoints, delivered / ENDPOINTS, 'SUCCEEDED');
+    await claimRow(`${delivered.toLocaleString('en-US')} delivered`);
     const [down, ...healthy] = endpoints as [(typeof endpoints)[number], ...typeof endpoints];
-    await seedDeliveries(database.url, [down], BACKLOG, 'PENDING');
-    await claimRow(`${DELIVERED.toLocaleString('en-US')} delivered, ${BACKLOG.toLocaleString('en-US')} due to one endpoint`);
+    await seedDeliveries(database.url, [down], backlog, 'PENDING');
+    await claimRow(`${delivered.toLocaleString('en-US')} delivered, ${backlog.toLocaleString('en-US')} due to one endpoint`);
 
     // The drain: the down endpoint is back; the others' locations keep recording events, signalled as the API's are.
     const dispatcher = new WebhookDispatcher(db, createLogger({ level: 'warn' }), {
@@ -134,7 +134,7 @@ async function main(): Promise<string[]> {
       allowPrivateTargets: true,
     });
     dispatcher.start();
-    const { made: recorded, seconds } = await atRate(RATE, DRAIN_SECONDS, (n) => {
+    const { made: recorded, seconds } = await atRate(rate, drainSeconds, (n) => {
       const endpoint = healthy[n % healthy.length] as (typeof healthy)[number];
       return db.transaction((trx) =>
         recordEvents(trx, { locationId: location(endpoint.index), origin: { requestId: null, idempotencyKey: null, clientId: null } }, [
@@ -149,7 +149,7 @@ async function main(): Promise<string[]> {
       '',
       `| drain, ${seconds.toFixed(0)} s, one dispatcher | backlog delivered | backlog deliveries/s | healthy events recorded | healthy delivered | healthy lag p50 ms | healthy lag p99 ms |`,
       '|---|---:|---:|---:|---:|---:|---:|',
-      `| ${RATE} events/s to nine healthy endpoints | ${drained.toLocaleString('en-US')} | ${Math.round(drained / seconds).toLocaleString('en-US')} | ${recorded.toLocaleString('en-US')} | ${healthyLags.length.toLocaleString('en-US')} | ${percentile(healthyLags, 50).toFixed(0)} | ${percentile(healthyLags, 99).toFixed(0)} |`,
+      `| ${rate} events/s to nine healthy endpoints | ${drained.toLocaleString('en-US')} | ${Math.round(drained / seconds).toLocaleString('en-US')} | ${recorded.toLocaleString('en-US')} | ${healthyLags.length.toLocaleString('en-US')} | ${percentile(healthyLags, 50).toFixed(0)} | ${percentile(healthyLags, 99).toFixed(0)} |`,
     );
   } finally {
     await db.destroy();
@@ -159,4 +159,22 @@ async function main(): Promise<string[]> {
   return lines;
 }
 
-runScript(main);
+if (require.main === module) {
+  const { values } = parseArgs({
+    options: {
+      backlog: { type: 'string', default: String(DAY_OF_BACKLOG.backlog) },
+      delivered: { type: 'string', default: String(DAY_OF_BACKLOG.delivered) },
+      claims: { type: 'string', default: String(DAY_OF_BACKLOG.claims) },
+      rate: { type: 'string', default: String(DAY_OF_BACKLOG.rate) },
+      'drain-seconds': { type: 'string', default: String(DAY_OF_BACKLOG.drainSeconds) },
+    },
+  });
+  const settings = {
+    backlog: Number(values.backlog),
+    delivered: Number(values.delivered),
+    claims: Number(values.claims),
+    rate: Number(values.rate),
+    drainSeconds: Number(values['drain-seconds']),
+  };
+  runScript(() => webhookBacklogReport(benchServerUrl(), settings, `npm run bench:webhooks:backlog -- ${process.argv.slice(2).join(' ')}`));
+}

@@ -17,17 +17,15 @@ import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { SecretBox, useSecretBox, withNewKey } from '../src/platform/secrets/secret-box';
 import { newWebhookSecret } from '../src/webhooks/webhook-signature';
 import { runScript } from './script';
-import { createBenchDatabase } from './bench-database';
+import { benchServerUrl, createBenchDatabase } from './bench-database';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '5000' }, endpoints: { type: 'string', default: '10' } } });
-const EVENTS = Number(values.events);
-const ENDPOINTS = Number(values.endpoints);
 const LOCATION = 'bench-webhooks';
 
-async function main(): Promise<string[]> {
+/** Deliveries a second with one and two dispatchers, as Markdown lines, on a database of its own on `serverUrl`; `command` is what reproduces them. */
+export async function webhookDeliveryReport(serverUrl: string, events: number, endpoints: number, command: string): Promise<string[]> {
   // The service's keyring is set at start-up (server.ts); the endpoints' secrets here are stored in clear, which it opens as they are.
   useSecretBox(new SecretBox(withNewKey()));
-  const database = await createBenchDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const database = await createBenchDatabase(serverUrl);
   const received = new Map<string, number>();
   const receiver = createServer((request, response) => {
     request.resume();
@@ -42,14 +40,14 @@ async function main(): Promise<string[]> {
   const setup = openDatabase({ databaseUrl: database.url, poolMax: 2, acquireTimeoutMs: 10_000, statementTimeoutMs: 0 }).knex;
   const logger = createLogger({ level: 'warn' });
   const lines = [
-    `Webhook delivery: ${EVENTS.toLocaleString('en-US')} events × ${ENDPOINTS} endpoints on one local receiver, PostgreSQL at ${new URL(database.url).host}.`,
+    `Webhook delivery: ${events.toLocaleString('en-US')} events × ${endpoints} endpoints on one local receiver, PostgreSQL at ${new URL(database.url).host}; command: \`${command}\`.`,
     '',
     '| dispatchers | deliveries | seconds | deliveries/s | duplicates |',
     '|---:|---:|---:|---:|---:|',
   ];
   try {
     await setup('webhook_endpoints').insert(
-      Array.from({ length: ENDPOINTS }, (_, i) => ({
+      Array.from({ length: endpoints }, (_, i) => ({
         location_id: LOCATION,
         id: uuidv7(),
         url: `http://127.0.0.1:${port}/endpoint-${i}`,
@@ -61,7 +59,7 @@ async function main(): Promise<string[]> {
     for (const dispatchers of [1, 2]) {
       received.clear();
       await setup.raw('truncate events, event_outbox, webhook_deliveries, webhook_delivery_attempts');
-      const rows = Array.from({ length: EVENTS }, () => ({ id: uuidv7() }));
+      const rows = Array.from({ length: events }, () => ({ id: uuidv7() }));
       for (let i = 0; i < rows.length; i += 1000) {
         const batch = rows.slice(i, i + 1000);
         await setup('events').insert(
@@ -84,7 +82,7 @@ async function main(): Promise<string[]> {
             allowPrivateTargets: true,
           }),
       );
-      const expected = EVENTS * ENDPOINTS;
+      const expected = events * endpoints;
       const started = performance.now();
       for (const dispatcher of running) dispatcher.start();
       while (received.size < expected) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -104,4 +102,9 @@ async function main(): Promise<string[]> {
   return lines;
 }
 
-runScript(main);
+if (require.main === module) {
+  const { values } = parseArgs({ options: { events: { type: 'string', default: '5000' }, endpoints: { type: 'string', default: '10' } } });
+  runScript(() =>
+    webhookDeliveryReport(benchServerUrl(), Number(values.events), Number(values.endpoints), `npm run bench:webhooks -- ${process.argv.slice(2).join(' ')}`),
+  );
+}
