@@ -8,7 +8,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * small enough that its transaction, which holds the rows' locks, stays well
  * under 100 ms on the bench's machine (docs/performance.md, Growth).
  */
-const BATCH = 1000;
+export const PURGE_BATCH = 1000;
 
 /**
  * Deletes events older than `retentionDays` (their webhook deliveries and
@@ -29,12 +29,12 @@ export async function purgeExpiredEvents(
   let total = 0;
   for (;;) {
     const started = performance.now();
-    const purged = await runAlone(db, 'purge-expired-events', (trx) => purgeEventsBefore(trx, before, BATCH));
+    const purged = await runAlone(db, 'purge-expired-events', (trx) => purgeEventsBefore(trx, before, PURGE_BATCH));
     if (purged === undefined) return total;
     const heldMs = performance.now() - started;
     onBatch(purged, heldMs);
     total += purged;
-    if (purged < BATCH) return total;
+    if (purged < PURGE_BATCH) return total;
     await new Promise((resolve) => setTimeout(resolve, heldMs));
   }
 }

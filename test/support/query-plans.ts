@@ -3,6 +3,8 @@ import { seededCustomer } from '../../bench/ids';
 import { seedCustomers } from '../../bench/seed';
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/idempotency/idempotency-key';
 import { SESSION_SECRET_HEADER } from '../../src/auth/session-grant';
+import { PURGE_BATCH } from '../../src/change-log/event-retention';
+import { PURGE_EVENTS_BEFORE } from '../../src/change-log/event-rows';
 import { cardInput } from '../factories/customers';
 import { LOCATION_HEADER } from '../factories/locations';
 import { openTestDatabase, type TestDatabase } from './test-database';
@@ -310,8 +312,8 @@ export function describeQueryPlans(size: QueryPlansSize, open: () => Promise<Tes
     Plans?: PlanNode[];
   }
 
-  /** What is wrong with a plan: its sequential scans, and nodes that read rows only to drop them. */
-  function planFaults(node: PlanNode): string[] {
+  /** What is wrong with a plan: its sequential scans, nodes that read rows only to drop them, and scans that read more than `maxRead` rows. */
+  function planFaults(node: PlanNode, maxRead = MAX_ROWS_READ): string[] {
     const where = node['Index Name'] ?? node['Relation Name'] ?? node['Node Type'];
     const filteredOut = (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0);
     // EXPLAIN gives both counts per loop.
@@ -319,9 +321,9 @@ export function describeQueryPlans(size: QueryPlansSize, open: () => Promise<Tes
     const own = [
       ...(node['Node Type'] === 'Seq Scan' ? [`Seq Scan on ${node['Relation Name'] ?? '?'}`] : []),
       ...(filteredOut > MAX_ROWS_FILTERED_OUT ? [`${node['Node Type']} on ${where} discarded ${filteredOut} rows`] : []),
-      ...(SCANS.has(node['Node Type']) && read > MAX_ROWS_READ ? [`${node['Node Type']} on ${where} read ${read} rows`] : []),
+      ...(SCANS.has(node['Node Type']) && read > maxRead ? [`${node['Node Type']} on ${where} read ${read} rows`] : []),
     ];
-    return [...own, ...(node.Plans ?? []).flatMap(planFaults)];
+    return [...own, ...(node.Plans ?? []).flatMap((child) => planFaults(child, maxRead))];
   }
 
   async function planOf(runner: { raw: typeof db.knex.raw }, options: string, sql: string, bindings: unknown[]): Promise<PlanNode> {
@@ -377,6 +379,12 @@ export function describeQueryPlans(size: QueryPlansSize, open: () => Promise<Tes
         if (found.length > 0) faults.push(`${found.join(', ')} in: ${sql}`);
       }
       expect(faults).toEqual([]);
+    });
+
+    it('purges expired events oldest first from the index by age, a batch at a time', async () => {
+      // Every seeded event expired: a batch is the front of events_by_age, not the first matches of a scan of the table.
+      const plan = await analyzedPlan(PURGE_EVENTS_BEFORE.text, [new Date(), PURGE_BATCH]);
+      expect(planFaults(plan, PURGE_BATCH)).toEqual([]);
     });
   });
 }
