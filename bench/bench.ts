@@ -468,9 +468,10 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
 const GROWTH_SCENARIOS = [1, 2, 5] as const;
 
 /**
- * The reads at GROWTH_FROM customers, then at growthTo customers with the
- * history a year adds (history-seed.ts: ten events and two past intents a
- * customer, a delivery per event), over GROWTH_LOCATIONS locations: scenarios
+ * The reads at GROWTH_FROM customers, then at growthTo customers, each
+ * customer with the history a year adds (history-seed.ts: ten events and two
+ * past intents a customer, a delivery per event), so that every list answers
+ * a full page at both sizes, over GROWTH_LOCATIONS locations: scenarios
  * 1, 2 and 5 in turns with the hand-written floor at the same size, the list
  * reads of list-requests.ts, and the service's peak RSS at each size.
  */
@@ -483,8 +484,8 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
     [GROWTH_FROM + 1, context.options.growthTo],
   ] as const) {
     results.seedSeconds += await seed(context.database, from, to);
+    results.seedSeconds += await seedHistoryOf(context.database, from, to);
     const large = to === context.options.growthTo;
-    if (large) results.seedSeconds += await seedHistoryOf(context.database, to);
     const databaseMb = await databaseSizeMb(context);
     const service = await startTracked(context, () => startService(serviceSettings(context, 1)));
     const token = await accessToken(service);
@@ -494,8 +495,8 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
     const step: NonNullable<BenchResults['growth']>[number] = {
       customers: to,
       locations: GROWTH_LOCATIONS,
-      events: large ? to * EVENTS_PER_CUSTOMER : 0,
-      intents: to * (1 + (large ? PAST_INTENTS_PER_CUSTOMER : 0)),
+      events: to * EVENTS_PER_CUSTOMER,
+      intents: to * (1 + PAST_INTENTS_PER_CUSTOMER),
       reads: [],
       peakRssMb: 0,
       databaseMb,
@@ -592,13 +593,14 @@ async function databaseSizeMb(context: Context): Promise<number> {
   });
 }
 
-/** Seeds the history of customers 1..customers (history-seed.ts); answers the seconds it took. */
-async function seedHistoryOf(database: BenchDatabase, customers: number): Promise<number> {
+/** Seeds the history of customers from..to (history-seed.ts); answers the seconds it took. */
+async function seedHistoryOf(database: BenchDatabase, from: number, to: number): Promise<number> {
   const started = performance.now();
   await withClient(database.url, (client) =>
     seedHistory(
       (sql) => client.query(sql),
-      customers,
+      from,
+      to,
       (done) => say(`seeded the history of ${done.toLocaleString('en-US')} customers`),
     ),
   );

@@ -76,13 +76,22 @@ export function endpointStatements(): string[] {
 /** Rows per INSERT … SELECT of the history: a customer's ten events, a batch of 50,000 customers at a time. */
 const HISTORY_BATCH = 50_000;
 
-/** Seeds the endpoints, then the history of customers 1..total, a batch a transaction; vacuums and analyzes as seed.ts does. */
-export async function seedHistory(run: (sql: string) => Promise<unknown>, total: number, progress: (done: number) => void = () => undefined): Promise<void> {
-  for (const statement of endpointStatements()) await run(statement);
-  for (let start = 1; start <= total; start += HISTORY_BATCH) {
-    const end = Math.min(total, start + HISTORY_BATCH - 1);
+/**
+ * Seeds the history of customers from..to (and first, from customer 1, the
+ * endpoints), a batch a transaction, spread over the span as if `to` were the
+ * last customer; vacuums and analyzes as seed.ts does.
+ */
+export async function seedHistory(
+  run: (sql: string) => Promise<unknown>,
+  from: number,
+  to: number,
+  progress: (done: number) => void = () => undefined,
+): Promise<void> {
+  if (from === 1) for (const statement of endpointStatements()) await run(statement);
+  for (let start = from; start <= to; start += HISTORY_BATCH) {
+    const end = Math.min(to, start + HISTORY_BATCH - 1);
     await run('begin');
-    for (const statement of historyStatements(start, end, total)) await run(statement);
+    for (const statement of historyStatements(start, end, to)) await run(statement);
     await run('commit');
     progress(end);
   }

@@ -43,6 +43,18 @@ interface Delivery {
   createdAt: string;
 }
 
+/**
+ * A pool whose connections' errors (the database dropped at the end) are not
+ * thrown, on the pool and on each client: graphile-worker warns of a pool
+ * without both handlers, and installs its own.
+ */
+function quietPool(connectionString: string, max: number): Pool {
+  const pool = new Pool({ connectionString, max });
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
 /** Workers, each on a pool of its own that `stop` ends, so no idle connection outlives the run (the database is dropped after it). */
 async function startWorkers(connectionString: string, count: number, port: number): Promise<{ stop(): Promise<void> }> {
   const deliver = async (payload: unknown): Promise<void> => {
@@ -55,7 +67,7 @@ async function startWorkers(connectionString: string, count: number, port: numbe
     );
     if (!sent.ok) throw new Error(`answered ${String(sent.statusCode)}`);
   };
-  const pools = Array.from({ length: count }, () => new Pool({ connectionString, max: CONCURRENCY + 1 }));
+  const pools = Array.from({ length: count }, () => quietPool(connectionString, CONCURRENCY + 1));
   const runners: Runner[] = await Promise.all(
     pools.map((pgPool) => run({ pgPool, concurrency: CONCURRENCY, noHandleSignals: true, pollInterval: 1000, logger, taskList: { deliver } })),
   );
@@ -85,7 +97,7 @@ export async function jobQueueReport(serverUrl: string, settings: JobQueueSettin
   const { events, backlog, rate, drainSeconds } = settings;
   const database = await createBenchDatabase(serverUrl);
   const receiver = await startEndpointReceiver();
-  const utilsPool = new Pool({ connectionString: database.url, max: 2 });
+  const utilsPool = quietPool(database.url, 2);
   const utils = await makeWorkerUtils({ pgPool: utilsPool, logger });
   const lines = [
     `graphile-worker 0.18.0: ${ENDPOINTS} endpoints on one local receiver, ${CONCURRENCY} jobs at a time a worker, PostgreSQL at ${new URL(database.url).host}; command: \`${command}\`.`,

@@ -9,6 +9,8 @@ export interface StatementCost {
   /** Of those, the ones not in shared_buffers. */
   buffersRead: number;
   executionMs: number;
+  /** The statements run most often, with how many a request: what the request is made of. */
+  top: Array<{ perRequest: number; query: string }>;
 }
 
 const REQUESTS = 500;
@@ -36,7 +38,13 @@ export async function statementCostPerRequest(databaseUrl: string, serverUrl: st
         where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'`,
     );
     const [{ statements, hit, read, ms }] = rows as [(typeof rows)[number]];
+    const top = await client.query<{ calls: string; query: string }>(
+      `select calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) query from pg_stat_statements
+        where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'
+        order by calls desc limit 4`,
+    );
     return {
+      top: top.rows.map((row) => ({ perRequest: Number(row.calls) / REQUESTS, query: row.query })),
       statements: Number(statements) / REQUESTS,
       buffers: (Number(hit) + Number(read)) / REQUESTS,
       buffersRead: Number(read) / REQUESTS,
