@@ -22,7 +22,13 @@ const cpuCell = (cpu: CpuCost | undefined): string =>
 export function markdownReport(results: BenchResults): string {
   const { machine, settings } = results;
   const lines = [
-    `Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}${machine.postgresSettings ? ` (a cluster of the run's own: ${Object.entries(machine.postgresSettings).map(([name, value]) => `${name}=${value}`).join(', ')})` : ''}; load generator on the same machine.`,
+    `Machine: ${machine.cores} cores (${machine.cpu}), ${machine.memoryGb} GB, Node ${machine.node}, PostgreSQL ${machine.postgres}${
+      machine.postgresSettings
+        ? ` (a cluster of the run's own: ${Object.entries(machine.postgresSettings)
+            .map(([name, value]) => `${name}=${value}`)
+            .join(', ')})`
+        : ''
+    }; load generator on the same machine.`,
     `Run: \`${results.command}\` on ${results.date}: ${settings.customers.toLocaleString('en-US')} customers (seeded in ${results.seedSeconds.toFixed(1)} s), ${settings.warmupSeconds} s warm-up, then ${settings.rounds === 1 || results.growth ? `${settings.durationSeconds} s per figure` : `${settings.rounds} rounds of ${settings.durationSeconds} s in turns with the ceiling, figures are medians`}, DB_POOL_MAX=${settings.dbPoolMax}.`,
     '',
     '| # | scenario | conn | req/s | p50 ms | p90 ms | p99 ms | errors | non-2xx | CPU µs/req | hand-written req/s | p99 ms | CPU µs/req | req/s vs (b) | p99 vs (b) | req/s vs (a) |',
@@ -158,7 +164,7 @@ function statementCostTable(small: GrowthStep, large: GrowthStep): string[] {
     cost === undefined ? '' : `${cost.statements.toFixed(2)} / ${cost.buffers.toFixed(1)} (${cost.buffersRead.toFixed(1)}) / ${cost.executionMs.toFixed(3)}`;
   const lines = [
     '',
-    'A request\'s cost to the database (pg_stat_statements over 500 requests one at a time): statements / shared buffers touched (of them read from the OS) / execution ms.',
+    "A request's cost to the database (pg_stat_statements over 500 requests one at a time): statements / shared buffers touched (of them read from the OS) / execution ms.",
     '',
     '| read | service, small | service, large | floor, small | floor, large |',
     '|---|---|---|---|---|',
