@@ -32,23 +32,21 @@ export async function statementCostPerRequest(databaseUrl: string, serverUrl: st
       await answer.arrayBuffer();
       if (!answer.ok) throw new Error(`${request.method} ${request.path} answered ${answer.status}`);
     }
-    const { rows } = await client.query<{ statements: string; hit: string; read: string; ms: number }>(
-      `select sum(calls) statements, sum(shared_blks_hit) hit, sum(shared_blks_read) read, sum(total_exec_time) ms
+    // One read of the counters: the totals and the most frequent statements come from the same rows.
+    const { rows } = await client.query<{ calls: string; hit: string; read: string; ms: number; query: string }>(
+      `select calls, shared_blks_hit hit, shared_blks_read read, total_exec_time ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) query
          from pg_stat_statements
-        where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'`,
-    );
-    const [{ statements, hit, read, ms }] = rows as [(typeof rows)[number]];
-    const top = await client.query<{ calls: string; query: string }>(
-      `select calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) query from pg_stat_statements
         where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'
-        order by calls desc limit 4`,
+        order by calls desc`,
     );
+    const sum = (pick: (row: (typeof rows)[number]) => number | string) => rows.reduce((total, row) => total + Number(pick(row)), 0);
+    const [statements, hit, read, ms] = [sum((row) => row.calls), sum((row) => row.hit), sum((row) => row.read), sum((row) => row.ms)];
     return {
-      top: top.rows.map((row) => ({ perRequest: Number(row.calls) / REQUESTS, query: row.query })),
-      statements: Number(statements) / REQUESTS,
-      buffers: (Number(hit) + Number(read)) / REQUESTS,
-      buffersRead: Number(read) / REQUESTS,
-      executionMs: Number(ms) / REQUESTS,
+      top: rows.slice(0, 4).map((row) => ({ perRequest: Number(row.calls) / REQUESTS, query: row.query })),
+      statements: statements / REQUESTS,
+      buffers: (hit + read) / REQUESTS,
+      buffersRead: read / REQUESTS,
+      executionMs: ms / REQUESTS,
     };
   });
 }

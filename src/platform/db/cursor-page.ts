@@ -35,7 +35,7 @@ function floorMs(instant: string): number {
  * ids' statistics (an expression it cannot fold weighed a third of the table,
  * and a day's window once went to the index by date and a sort).
  */
-export function firstIdAt(ms: number): string {
+function firstIdAt(ms: number): string {
   const hex = Math.min(Math.max(0, Math.floor(ms)), 2 ** 48 - 1)
     .toString(16)
     .padStart(12, '0');
