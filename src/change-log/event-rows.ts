@@ -55,9 +55,8 @@ export interface EventQuery extends PageQuery {
   customerId?: string;
 }
 
-/** The types a `type` filter names: the type itself, each type of a resource (`payment_intent.*`), or (none) every type. */
-function typesNamed(filter: string | undefined): readonly string[] {
-  if (filter === undefined) return EVENT_TYPES;
+/** The types a `type` filter names: the type itself, or each type of a resource (`payment_intent.*`). */
+function typesNamed(filter: string): readonly string[] {
   if (!filter.endsWith('.*')) return [filter];
   const resource = filter.slice(0, -2);
   return EVENT_TYPES.filter((type) => resourceOf(type) === resource);
@@ -71,9 +70,9 @@ function typesNamed(filter: string | undefined): readonly string[] {
 export async function listEvents(db: Knex, locationId: string, query: EventQuery): Promise<{ events: EventRecord[]; hasMore: boolean }> {
   const rows = db('events').select(COLUMNS).where({ location_id: locationId });
   if (query.customerId !== undefined) rows.where({ customer_id: query.customerId });
-  // A customer's history is indexed by type within the customer: read across its types even without a filter.
+  // Without a type, the location's events and a customer's history each have an index in id order.
   const page =
-    query.type === undefined && query.customerId === undefined
+    query.type === undefined
       ? await cursorPage<EventRow>(rows, query, 'desc')
       : await cursorPageAcross<EventRow>(db, rows, 'type', typesNamed(query.type), query, 'desc');
   return { events: page.rows.map(toEventRecord), hasMore: page.hasMore };

@@ -20,6 +20,7 @@ import * as intentExpiry from '../../../migrations/20261201010000_intent_expiry'
 import * as sandboxClocks from '../../../migrations/20261201020000_sandbox_clocks';
 import * as claimsPerEndpoint from '../../../migrations/20261202000000_claims_per_endpoint';
 import * as listsAtSize from '../../../migrations/20261202010000_lists_at_size';
+import * as customerHistoryById from '../../../migrations/20261203000000_customer_history_by_id';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261201020000_sandbox_clocks', sandboxClocks],
   ['20261202000000_claims_per_endpoint', claimsPerEndpoint],
   ['20261202010000_lists_at_size', listsAtSize],
+  ['20261203000000_customer_history_by_id', customerHistoryById],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
