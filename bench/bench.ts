@@ -614,7 +614,7 @@ async function main(): Promise<number> {
     say('building the production build (npm run build)');
     execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
-  const server = options.sharedBuffers === undefined ? undefined : await startSizedServer(options.sharedBuffers);
+  const server = options.sharedBuffers === undefined ? undefined : await startSizedServer(options.sharedBuffers, { hugePages: options.hugePages });
   const database = await createBenchDatabase(server?.url ?? options.serverUrl).catch(async (error: unknown) => {
     await server?.close();
     throw error;

@@ -1,4 +1,5 @@
 import { benchServerUrl } from './bench-database';
+import { sizeInBytes } from './huge-pages';
 import { SCENARIOS } from './scenarios';
 import { parseArgs } from 'node:util';
 
@@ -17,6 +18,8 @@ export interface BenchOptions {
   growthTo: number;
   /** A PostgreSQL cluster of the run's own with this shared_buffers (sized-server.ts) in place of DATABASE_URL's server. */
   sharedBuffers?: string;
+  /** That cluster's shared memory in 2 MB pages, reserved for the run and given back after it (huge-pages.ts). */
+  hugePages: boolean;
   build: boolean;
   serverUrl: string;
   dbPoolMax: number;
@@ -33,10 +36,11 @@ export interface BenchOptions {
 }
 
 const USAGE = `npm run bench -- [--quick] [--customers N] [--duration S] [--warmup S] [--rounds N] [--connections 32,128]
-                   [--no-cluster] [--no-overload] [--no-webhooks] [--growth [--growth-to N] [--shared-buffers 8GB]] [--no-build] [--scenarios 1,2] [--profile]
+                   [--no-cluster] [--no-overload] [--no-webhooks] [--growth [--growth-to N] [--shared-buffers 8GB [--huge-pages]]] [--no-build] [--scenarios 1,2] [--profile]
                    [--compare-node PATH_TO_NODE]
   DATABASE_URL: the PostgreSQL server to create the benchmark's database on (default the local server)
-  --shared-buffers SIZE: instead, a PostgreSQL 15 cluster of the run's own (initdb in a temporary folder) with this shared_buffers`;
+  --shared-buffers SIZE: instead, a PostgreSQL 15 cluster of the run's own (initdb in a temporary folder) with this shared_buffers
+  --huge-pages: its shared memory in 2 MB pages, which the run reserves (as root) and gives back`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -46,7 +50,11 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 }
 
 function sharedBuffers(value: string): string {
-  if (!/^\d+(MB|GB)$/.test(value)) throw new Error(`--shared-buffers must be a size such as 512MB or 8GB\n${USAGE}`);
+  try {
+    sizeInBytes(value);
+  } catch {
+    throw new Error(`--shared-buffers must be a size such as 512MB or 8GB\n${USAGE}`);
+  }
   return value;
 }
 
@@ -66,6 +74,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
       growth: { type: 'boolean', default: false },
       'growth-to': { type: 'string' },
       'shared-buffers': { type: 'string' },
+      'huge-pages': { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
       scenarios: { type: 'string' },
       profile: { type: 'boolean', default: false },
@@ -77,6 +86,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
+  if (values['huge-pages'] && values['shared-buffers'] === undefined) throw new Error(`--huge-pages is for the cluster of --shared-buffers\n${USAGE}`);
   // --quick: small data, short runs, no cluster; under two minutes, for CI and reviewers.
   const quick = values.quick;
   return {
@@ -97,6 +107,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     scenarios: (values.scenarios ?? SCENARIOS.map(({ id }) => id).join(',')).split(',').map((id) => positive('scenarios', id, 0)),
     profile: values.profile,
     ...(values['shared-buffers'] === undefined ? {} : { sharedBuffers: sharedBuffers(values['shared-buffers']) }),
+    hugePages: values['huge-pages'],
     ...(values['compare-node'] === undefined ? {} : { compareNode: values['compare-node'] }),
   };
 }

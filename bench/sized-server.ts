@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { startOwnCluster, type OwnCluster } from '../test/support/process/own-postgres-cluster';
+import { reserveHugePages } from './huge-pages';
 
 /**
  * A PostgreSQL server sized for a --growth run's data (`--shared-buffers`):
@@ -10,7 +11,8 @@ import { startOwnCluster, type OwnCluster } from '../test/support/process/own-po
  * every lock a statement waited on for longer than LOCK_WAIT_LIMIT_MS
  * (log_lock_waits fires after deadlock_timeout), each checkpoint and each
  * autovacuum run; and pg_stat_statements counts what a request costs the
- * server.
+ * server. With `hugePages`, shared memory is mapped in 2 MB pages
+ * (huge-pages.ts), given back when the server closes.
  */
 /** Issue 42's bound on a lock a write waits on (the purge's batches must stay under it). */
 export const LOCK_WAIT_LIMIT_MS = 100;
@@ -33,8 +35,8 @@ export interface ServerLogCounts {
   autovacuums: number;
 }
 
-export async function startSizedServer(sharedBuffers: string): Promise<SizedServer> {
-  const settings = {
+export async function startSizedServer(sharedBuffers: string, options: { hugePages: boolean }): Promise<SizedServer> {
+  const settings: Record<string, string> = {
     shared_buffers: sharedBuffers,
     // The planner's guess at the OS cache beside shared_buffers; the machine's 24 GB hold both.
     effective_cache_size: '16GB',
@@ -47,7 +49,12 @@ export async function startSizedServer(sharedBuffers: string): Promise<SizedServ
     log_checkpoints: 'on',
     log_autovacuum_min_duration: '0',
   };
-  const cluster: OwnCluster = await startOwnCluster(settings);
+  const hugePages = options.hugePages ? reserveHugePages(sharedBuffers) : undefined;
+  if (hugePages !== undefined) settings.huge_pages = 'on';
+  const cluster: OwnCluster = await startOwnCluster(settings).catch((error: unknown) => {
+    hugePages?.release();
+    throw error;
+  });
   return {
     settings,
     url: cluster.url('postgres'),
@@ -61,6 +68,9 @@ export async function startSizedServer(sharedBuffers: string): Promise<SizedServ
         autovacuums: count(/automatic (vacuum|analyze) of table/g),
       };
     },
-    close: () => cluster.close(),
+    async close() {
+      await cluster.close();
+      hugePages?.release();
+    },
   };
 }
