@@ -20,8 +20,7 @@ const HUGE_PAGE_BYTES = 2 * 1024 * 1024;
 const OVERHEAD_BYTES = 512 * 1024 * 1024;
 
 export interface HugePages {
-  /** The pages this run added to the pool. */
-  pages: number;
+  /** Gives the pages back to the kernel: the pool is as it was before the run. */
   release(): void;
 }
 
@@ -55,7 +54,6 @@ export function reserveHugePages(sharedBuffers: string): HugePages {
   // A run stopped by a signal or an uncaught error still gives the pages back.
   process.once('exit', release);
   return {
-    pages,
     release() {
       process.off('exit', release);
       release();

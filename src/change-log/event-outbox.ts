@@ -7,14 +7,18 @@ import { namedStatement, runNamed, type NamedStatement } from '../platform/db/pr
  * to `consume`, SQL that reads the CTE `taken_events (location_id, event_id,
  * type)`. `skip locked`: consumers running at once take disjoint batches, so
  * no event is consumed twice; with nothing new, it is one cheap statement.
+ * The batch is chosen once (an InitPlan) and deleted by its rows' tuple ids,
+ * and the statement is planned on every run: the outbox is a queue, and a
+ * plan kept from when it was empty read the whole backlog for each batch
+ * (docs/decisions.md).
  */
 export function outboxConsumer(name: string, consume: string): NamedStatement {
   return namedStatement(
     name,
     `with taken as (
        delete from event_outbox
-        where (location_id, event_id) in (
-                select location_id, event_id from event_outbox order by created_at limit @outbox_batch for update skip locked)
+        where ctid = any (array(
+                select ctid from event_outbox order by created_at limit @outbox_batch for update skip locked))
        returning location_id, event_id
      ),
      taken_events as (
@@ -22,6 +26,7 @@ export function outboxConsumer(name: string, consume: string): NamedStatement {
      ),
      consumed as (${consume})
      select count(*)::int as taken from taken`,
+    { planEachRun: true },
   );
 }
 

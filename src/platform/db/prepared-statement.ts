@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { clockOffsetMs } from '../clock/location-clock';
-import { sqlDriverOf } from './sql-driver';
+import { sentByName, sqlDriverOf } from './sql-driver';
 
 /**
  * A hot query written once as SQL and run as a named prepared statement: the
@@ -17,6 +17,13 @@ export interface PreparedStatement {
   readonly text: string;
   /** With PostgreSQL's `$n` placeholders, as the driver takes it. */
   readonly positionalText: string;
+  /**
+   * Sent without its name, so the server plans it on every run. For a
+   * statement over a queue table (the outbox), which swings from empty to a
+   * backlog between two ANALYZEs: a plan kept from when it was empty walks
+   * the whole backlog for every batch (docs/decisions.md).
+   */
+  readonly planEachRun?: true;
 }
 
 const names = new Set<string>();
@@ -28,11 +35,11 @@ function positional(text: string): string {
 }
 
 /** Declares a statement; `text` uses Knex's `?` placeholders. Each name is one text, for every connection. */
-export function preparedStatement(name: string, text: string): PreparedStatement {
+export function preparedStatement(name: string, text: string, options: { planEachRun?: true } = {}): PreparedStatement {
   // pg refuses a name reused with another text on the same connection: fail at start-up, not under load.
   if (names.has(name)) throw new Error(`prepared statement ${name} is declared twice`);
   names.add(name);
-  return { name, text, positionalText: positional(text) };
+  return { name, text, positionalText: positional(text), ...options };
 }
 
 /**
@@ -48,7 +55,7 @@ export async function runPrepared<Row>(db: Knex | Knex.Transaction, given: Prepa
   const { statement, bindings } = offsetMs === 0 ? { statement: given, bindings: givenBindings } : onClock(given, givenBindings, offsetMs);
   const driver = sqlDriverOf(db);
   if (db.isTransaction === true) {
-    const options = driver.namedStatements ? { name: statement.name } : {};
+    const options = sentByName(driver, statement) ? { name: statement.name } : {};
     const result = (await db.raw(statement.text, bindings as Knex.RawBinding[]).options(options)) as { rows: Row[] };
     return result.rows;
   }
@@ -95,7 +102,7 @@ function onClock(statement: PreparedStatement, bindings: readonly Knex.RawBindin
       return "(now() + ?::bigint * interval '1 millisecond')";
     });
     variant = {
-      statement: offsetAt.includes(true) ? { name: `${statement.name}__on_clock`, text, positionalText: positional(text) } : statement,
+      statement: offsetAt.includes(true) ? { ...statement, name: `${statement.name}__on_clock`, text, positionalText: positional(text) } : statement,
       offsetAt,
     };
     clocked.set(statement, variant);
@@ -117,13 +124,13 @@ export interface NamedStatement extends PreparedStatement {
   readonly params: readonly string[];
 }
 
-export function namedStatement(name: string, text: string): NamedStatement {
+export function namedStatement(name: string, text: string, options: { planEachRun?: true } = {}): NamedStatement {
   const params: string[] = [];
   const withPlaceholders = text.replace(/\?/g, '\\?').replace(/@([A-Za-z_][A-Za-z0-9_]*)/g, (_match, param: string) => {
     params.push(param);
     return '?';
   });
-  return { ...preparedStatement(name, withPlaceholders), params };
+  return { ...preparedStatement(name, withPlaceholders, options), params };
 }
 
 /** Runs a named statement with a value for each of its names; a missing one is a programming error, thrown before anything runs. */

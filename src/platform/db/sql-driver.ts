@@ -10,7 +10,20 @@ import type { Knex } from 'knex';
 export interface SqlDriver {
   /** Whether statements are sent by name (planned once per connection); not behind PgBouncer in transaction mode. */
   readonly namedStatements: boolean;
-  query<Row>(connection: unknown, statement: { name: string; positionalText: string }, values: readonly unknown[]): Promise<Row[]>;
+  query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]): Promise<Row[]>;
+}
+
+/** A statement as the driver sends it (prepared-statement.ts declares them). */
+export interface DriverStatement {
+  readonly name: string;
+  readonly positionalText: string;
+  /** Sent without its name, to be planned on every run (prepared-statement.ts). */
+  readonly planEachRun?: true;
+}
+
+/** Whether `statement` goes to the server under its name (planned once per connection) with `driver`. */
+export function sentByName(driver: { namedStatements: boolean }, statement: DriverStatement): boolean {
+  return driver.namedStatements && statement.planEachRun !== true;
 }
 
 interface PgConnection {
@@ -21,8 +34,10 @@ interface PgConnection {
 export function pgDriver(options: { namedStatements: boolean }): SqlDriver {
   return {
     namedStatements: options.namedStatements,
-    async query<Row>(connection: unknown, statement: { name: string; positionalText: string }, values: readonly unknown[]) {
-      const config = options.namedStatements ? { name: statement.name, text: statement.positionalText, values } : { text: statement.positionalText, values };
+    async query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]) {
+      const config = sentByName(options, statement)
+        ? { name: statement.name, text: statement.positionalText, values }
+        : { text: statement.positionalText, values };
       return (await (connection as PgConnection).query(config)).rows as Row[];
     },
   };
@@ -35,7 +50,7 @@ interface PgliteConnection {
 /** PGlite: one connection, its own `query(text, values)`; a name would mean nothing to it. */
 export const pgliteDriver: SqlDriver = {
   namedStatements: false,
-  async query<Row>(connection: unknown, statement: { positionalText: string }, values: readonly unknown[]) {
+  async query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]) {
     return (await (connection as PgliteConnection).query(statement.positionalText, values)).rows as Row[];
   },
 };
