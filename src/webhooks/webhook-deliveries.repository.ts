@@ -44,7 +44,9 @@ export interface ClaimedDelivery {
  * window of its own oldest due deliveries, as many as it has slots left here,
  * locked `skip locked`; the oldest of all the windows are leased. One
  * endpoint's backlog fills only its own window: another endpoint's new
- * delivery is in the next claim.
+ * delivery is in the next claim. Planned on every run, as the outbox's
+ * fan-out is: a plan kept from when the deliveries were few read every
+ * delivery, and every event, for each claim (docs/decisions.md).
  */
 const CLAIM_DUE_DELIVERIES = preparedStatement(
   'claim_due_webhook_deliveries',
@@ -80,6 +82,7 @@ const CLAIM_DUE_DELIVERIES = preparedStatement(
    select l.location_id, l.id, l.attempts, ${eventAsJson('l.location_id', 'l.event_id')} as event, row_to_json(ep) as endpoint
      from leased l
      join webhook_endpoints ep on ep.location_id = l.location_id and ep.id = l.endpoint_id`,
+  { planEachRun: true },
 );
 
 interface ClaimRow {
