@@ -36,6 +36,15 @@ function poolPages(): number {
   return Number(/^HugePages_Total:\s+(\d+)/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0);
 }
 
+/**
+ * Free memory in runs of 2 MB, for the pool to take: the clean page cache
+ * dropped and free pages compacted. Only clean, reclaimable memory goes.
+ */
+function makeRoomForHugePages(): void {
+  writeFileSync('/proc/sys/vm/drop_caches', '3');
+  writeFileSync('/proc/sys/vm/compact_memory', '1');
+}
+
 /** Grows the pool by what `sharedBuffers` needs; throws, having given back what it took, when the kernel has not that many. */
 export function reserveHugePages(sharedBuffers: string): HugePages {
   const before = poolPages();
@@ -43,6 +52,11 @@ export function reserveHugePages(sharedBuffers: string): HugePages {
   const release = () => writeFileSync(POOL, String(before));
   try {
     writeFileSync(POOL, String(before + pages));
+    // A machine that has run for a while has its free memory in pieces (the page cache between them).
+    if (poolPages() - before < pages) {
+      makeRoomForHugePages();
+      writeFileSync(POOL, String(before + pages));
+    }
   } catch (error) {
     throw new Error(`--huge-pages: cannot grow ${POOL} (it takes root): ${(error as Error).message}`, { cause: error });
   }
