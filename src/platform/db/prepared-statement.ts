@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { clockOffsetMs } from '../clock/location-clock';
-import { sentByName, sqlDriverOf } from './sql-driver';
+import { sentByName, sqlDriverOf, type DriverStatement } from './sql-driver';
 
 /**
  * A hot query written once as SQL and run as a named prepared statement: the
@@ -11,19 +11,9 @@ import { sentByName, sqlDriverOf } from './sql-driver';
  * one server connection, which the next transaction may not get (PgBouncer
  * 1.21+ with max_prepared_statements could keep them; Debian's 1.18 cannot).
  */
-export interface PreparedStatement {
-  readonly name: string;
+export interface PreparedStatement extends DriverStatement {
   /** With Knex's `?` placeholders, for a transaction's `raw`. */
   readonly text: string;
-  /** With PostgreSQL's `$n` placeholders, as the driver takes it. */
-  readonly positionalText: string;
-  /**
-   * Sent without its name, so the server plans it on every run. For a
-   * statement over a queue table (the outbox), which swings from empty to a
-   * backlog between two ANALYZEs: a plan kept from when it was empty walks
-   * the whole backlog for every batch (docs/decisions.md).
-   */
-  readonly planEachRun?: true;
 }
 
 const names = new Set<string>();

@@ -16,8 +16,14 @@ export interface SqlDriver {
 /** A statement as the driver sends it (prepared-statement.ts declares them). */
 export interface DriverStatement {
   readonly name: string;
+  /** With PostgreSQL's `$n` placeholders, as the driver takes it. */
   readonly positionalText: string;
-  /** Sent without its name, to be planned on every run (prepared-statement.ts). */
+  /**
+   * Sent without its name, so the server plans it on every run. For a
+   * statement over a queue (the outbox, the deliveries), which swings from
+   * empty to a backlog between two ANALYZEs: a plan kept from when it was
+   * empty reads the whole backlog on every run (docs/decisions.md).
+   */
   readonly planEachRun?: true;
 }
 
