@@ -25,7 +25,7 @@ function positional(text: string): string {
 }
 
 /** Declares a statement; `text` uses Knex's `?` placeholders. Each name is one text, for every connection. */
-export function preparedStatement(name: string, text: string, options: { planEachRun?: true } = {}): PreparedStatement {
+export function preparedStatement(name: string, text: string, options: Pick<DriverStatement, 'planEachRun'> = {}): PreparedStatement {
   // pg refuses a name reused with another text on the same connection: fail at start-up, not under load.
   if (names.has(name)) throw new Error(`prepared statement ${name} is declared twice`);
   names.add(name);
@@ -114,7 +114,7 @@ export interface NamedStatement extends PreparedStatement {
   readonly params: readonly string[];
 }
 
-export function namedStatement(name: string, text: string, options: { planEachRun?: true } = {}): NamedStatement {
+export function namedStatement(name: string, text: string, options: Pick<DriverStatement, 'planEachRun'> = {}): NamedStatement {
   const params: string[] = [];
   const withPlaceholders = text.replace(/\?/g, '\\?').replace(/@([A-Za-z_][A-Za-z0-9_]*)/g, (_match, param: string) => {
     params.push(param);

@@ -1,5 +1,5 @@
 import { fanOutEvents } from '../../../src/webhooks/webhook-deliveries.repository';
-import { rowsRead, rowsReadSince } from '../../support/rows-read';
+import { rowsRead, countedSince } from '../../support/rows-read';
 import { openTestDatabase, type TestDatabase } from '../../support/test-database';
 
 /**
@@ -34,7 +34,7 @@ it('takes a batch off a backlog that grew after the statistics and the first fan
 
   const before = await rowsRead(db.knex, ['event_outbox']);
   expect(await fanOutEvents(db.knex, BATCH)).toBe(BATCH);
-  const read = rowsReadSince(before, await rowsRead(db.knex, ['event_outbox']));
+  const read = countedSince(before, await rowsRead(db.knex, ['event_outbox']));
 
   expect(read.event_outbox).toBeGreaterThanOrEqual(BATCH);
   expect(read.event_outbox).toBeLessThanOrEqual(2 * BATCH);

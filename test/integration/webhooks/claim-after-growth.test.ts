@@ -1,5 +1,5 @@
 import { claimDueDeliveries } from '../../../src/webhooks/webhook-deliveries.repository';
-import { rowsRead, rowsReadSince } from '../../support/rows-read';
+import { rowsRead, countedSince } from '../../support/rows-read';
 import { openTestDatabase, type TestDatabase } from '../../support/test-database';
 
 /**
@@ -52,7 +52,7 @@ it('claims from 100,000 deliveries added after the first claims saw the table em
   const tables = ['webhook_deliveries', 'events'];
   const before = await rowsRead(db.knex, tables);
   const claimed = await claim();
-  const read = rowsReadSince(before, await rowsRead(db.knex, tables));
+  const read = countedSince(before, await rowsRead(db.knex, tables));
 
   expect(claimed).toHaveLength(ENDPOINTS * PER_ENDPOINT);
   expect(new Set(claimed.map(({ endpoint }) => endpoint.id)).size).toBe(ENDPOINTS);
