@@ -90,12 +90,15 @@ export async function findEvent(db: Knex, locationId: string, id: string): Promi
  * by age. Without the order, PostgreSQL finds a batch by scanning the table
  * from its start, past every row the batches before deleted, so at ten
  * million events each batch read more than the last (docs/performance.md,
- * Growth). RETURNING rather than the affected-row count, which PGlite does
- * not always report.
+ * Growth). Planned on each run: a plan kept from a connection's first purges
+ * of a small table read the whole table for every batch once it grew
+ * (purges-after-growth.test.ts). RETURNING rather than the affected-row
+ * count, which PGlite does not always report.
  */
 export const PURGE_EVENTS_BEFORE = preparedStatement(
   'purge_events_before',
-  'delete from events where ctid in (select ctid from events where created_at < ? order by created_at limit ?) returning 1',
+  'delete from events where ctid = any(array(select ctid from events where created_at < ? order by created_at limit ?)) returning 1',
+  { planEachRun: true },
 );
 
 /** Deletes up to `limit` events made before `before`; answers how many went. */

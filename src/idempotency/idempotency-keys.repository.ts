@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { purgeInBatches } from '../platform/lifecycle/purge-in-batches';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 
 /** Whose key it is: keys are scoped to the caller (issuer and client) and the location, so two callers never collide. */
@@ -99,12 +100,32 @@ export async function releaseIdempotencyKey(db: Knex, scope: IdempotencyScope, c
   return (await runNamed(db, RELEASE_IDEMPOTENCY_KEY, { ...scope, claimToken })).length;
 }
 
-// Counted from RETURNING: PGlite does not answer a count for a bare delete.
-const PURGE_EXPIRED_KEYS = preparedStatement('purge_expired_idempotency_keys', 'delete from idempotency_keys where expires_at <= now() returning 1');
+/** Expired keys a purge transaction deletes: a few milliseconds of row locks. */
+export const IDEMPOTENCY_PURGE_BATCH = 1000;
 
-/** Deletes expired keys; answers how many. */
-export async function purgeExpiredIdempotencyKeys(db: Knex): Promise<number> {
-  return (await runPrepared(db, PURGE_EXPIRED_KEYS, [])).length;
+/**
+ * One batch of expired keys, the oldest first from the index by expiry,
+ * skipping a row a request holds (it is taking the expired key over, and
+ * neither should wait for the other). Planned on each run: a plan kept from
+ * when the table was small could read it whole for every batch, as the
+ * outbox's did (docs/decisions.md, The queues' statements). Counted from
+ * RETURNING: PGlite does not answer a count for a bare delete.
+ */
+export const PURGE_EXPIRED_KEYS = preparedStatement(
+  'purge_expired_idempotency_keys',
+  `delete from idempotency_keys
+    where ctid = any(array(
+      select ctid from idempotency_keys where expires_at <= now() order by expires_at limit ? for update skip locked))
+   returning 1`,
+  { planEachRun: true },
+);
+
+/**
+ * Deletes expired keys in batches (purgeInBatches); answers how many. Every
+ * replica may run it at once: each takes rows the others have not locked.
+ */
+export async function purgeExpiredIdempotencyKeys(db: Knex, onBatch?: (purged: number, heldMs: number) => void): Promise<number> {
+  return purgeInBatches(IDEMPOTENCY_PURGE_BATCH, async (limit) => (await runPrepared(db, PURGE_EXPIRED_KEYS, [limit])).length, onBatch);
 }
 
 const FORGET_ANSWERS_NAMING = preparedStatement(
