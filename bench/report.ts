@@ -154,7 +154,35 @@ function growthTable(growth: NonNullable<BenchResults['growth']>): string[] {
     );
   }
   lines.push('', `Service peak RSS (VmHWM): ${small.peakRssMb} MB small, ${large.peakRssMb} MB large (${ratio(large.peakRssMb, small.peakRssMb)}).`);
-  return [...lines, ...statementCostTable(small, large)];
+  return [...lines, ...growthCpuTable(small, large), ...statementCostTable(small, large)];
+}
+
+/**
+ * Each read's CPU per request at both sizes, from /proc. The load generator
+ * sends the same requests and reads the same answers at both sizes, and so
+ * does the service: their large/small is the machine's own drift between
+ * the sizes, against which to read the req/s ratio (docs/performance.md,
+ * Growth). PostgreSQL's is where the data's size shows.
+ */
+export function growthCpuTable(small: GrowthStep, large: GrowthStep): string[] {
+  const cell = (before: number | undefined, after: number | undefined) =>
+    before === undefined || after === undefined ? '–' : `${before} → ${after} (${ratio(after, before)})`;
+  const lines = [
+    '',
+    'CPU per request in µs, small → large (large/small); the load generator and the service do the same work at both sizes.',
+    '',
+    '| read | large/small req/s | load generator | service | PostgreSQL |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const [index, read] of small.reads.entries()) {
+    const atLarge = large.reads[index];
+    if (!atLarge) continue;
+    const [before, after] = [read.figures.cpu, atLarge.figures.cpu];
+    lines.push(
+      `| ${read.name} | ${ratio(atLarge.figures.requestsPerSecond, read.figures.requestsPerSecond)} | ${cell(before?.loadGeneratorMicros, after?.loadGeneratorMicros)} | ${cell(before?.serverMicros, after?.serverMicros)} | ${cell(before?.postgresMicros, after?.postgresMicros)} |`,
+    );
+  }
+  return lines;
 }
 
 /** On the sized server: what one request of each read cost the database at each size, the service's beside the floor's. */

@@ -1,4 +1,4 @@
-import { coresAllow } from '../../../bench/report';
+import { coresAllow, growthCpuTable } from '../../../bench/report';
 import type { LoadFigures } from '../../../bench/load';
 import { cpuCostBetween } from '../../../bench/machine-cpu';
 import { medianOfRounds } from '../../../bench/rounds';
@@ -57,5 +57,20 @@ describe('the benchmark figures', () => {
     // 2 cores = 2,000,000 µs a second; a request costs 650 + 200 + 150 = 1,000 µs of it.
     expect(coresAllow(2, { serverMicros: 650, loadGeneratorMicros: 200, postgresMicros: 150, machineBusyPercent: 99 })).toBe(2000);
     expect(coresAllow(2, undefined)).toBeUndefined();
+  });
+
+  it("sets each read's CPU per request at the large size beside the small, the load generator's first: the machine's own drift", () => {
+    const step = (customers: number, requestsPerSecond: number, serverMicros: number) => ({
+      customers,
+      locations: 1000,
+      events: customers * 10,
+      intents: customers * 3,
+      peakRssMb: 160,
+      databaseMb: 100,
+      reads: [{ name: 'scenario 1', figures: figures(requestsPerSecond, serverMicros) }],
+    });
+    const table = growthCpuTable(step(10_000, 1000, 600), step(1_000_000, 800, 750));
+    // 600 µs at the small size: a quarter to the load generator, a fifth to PostgreSQL (figures() above).
+    expect(table).toContain('| scenario 1 | 0.80× | 150 → 187.5 (1.25×) | 600 → 750 (1.25×) | 120 → 150 (1.25×) |');
   });
 });
