@@ -172,26 +172,41 @@ function measure(context: Context, server: RunningServer, connections: number, n
 }
 
 /**
- * Two servers under the same load, in turns: first, second, first, second...
- * for --rounds rounds (each warmed up once), so a slow spell of the machine
- * falls on both; each figure is the median of its rounds.
+ * Servers under the same load, in turns: each round runs each server once,
+ * in order, for --rounds rounds (each warmed up once), so a slow spell of
+ * the machine falls on all of them; each figure is the median of its rounds.
  */
+async function measureEachInTurns(
+  context: Context,
+  turns: ReadonlyArray<{ server: RunningServer; source: RequestSource }>,
+  connections: number,
+): Promise<LoadFigures[]> {
+  const { rounds: roundCount, durationSeconds, warmupSeconds } = context.options;
+  const rounds: LoadFigures[][] = turns.map(() => []);
+  for (let round = 0; round < roundCount; round += 1) {
+    for (const [index, { server, source }] of turns.entries()) {
+      const warmup = round === 0;
+      const next = await source(durationSeconds + (warmup ? warmupSeconds : 0));
+      rounds[index]?.push(await measure(context, server, connections, next, warmup));
+    }
+  }
+  return rounds.map(medianOfRounds);
+}
+
+/** Two servers under the same load in turns (measureEachInTurns): the service and a ceiling. */
 async function measureInTurns(
   context: Context,
   servers: readonly [RunningServer, RunningServer],
   connections: number,
   source: RequestSource,
 ): Promise<[LoadFigures, LoadFigures]> {
-  const { rounds: roundCount, durationSeconds, warmupSeconds } = context.options;
-  const rounds: [LoadFigures[], LoadFigures[]] = [[], []];
-  for (let round = 0; round < roundCount; round += 1) {
-    for (const turn of [0, 1] as const) {
-      const warmup = round === 0;
-      const next = await source(durationSeconds + (warmup ? warmupSeconds : 0));
-      rounds[turn].push(await measure(context, servers[turn], connections, next, warmup));
-    }
-  }
-  return [medianOfRounds(rounds[0]), medianOfRounds(rounds[1])];
+  const [first, second] = await measureEachInTurns(
+    context,
+    servers.map((server) => ({ server, source })),
+    connections,
+  );
+  if (!first || !second) throw new Error('measureEachInTurns answered fewer figures than servers');
+  return [first, second];
 }
 
 /**
@@ -467,90 +482,147 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
 /** The reads a --growth run measures in turns with the hand-written floor (the others have none). */
 const GROWTH_SCENARIOS = [1, 2, 5] as const;
 
+/** One size of a --growth run: its database, and the service and the hand-written floor over it. */
+interface GrowthSize {
+  label: 'small' | 'large';
+  customers: number;
+  database: BenchDatabase;
+  service: RunningServer;
+  handWritten: RunningServer;
+  requests: ReturnType<typeof scenarioRequests>;
+  step: GrowthStep;
+}
+
+type GrowthStep = NonNullable<BenchResults['growth']>[number];
+
 /**
- * The reads at GROWTH_FROM customers, then at growthTo customers, each
+ * The reads at GROWTH_FROM customers and at growthTo customers, each
  * customer with the history a year adds (history-seed.ts: ten events and two
  * past intents a customer, a delivery per event), so that every list answers
- * a full page at both sizes, over GROWTH_LOCATIONS locations: scenarios
- * 1, 2 and 5 in turns with the hand-written floor at the same size, the list
- * reads of list-requests.ts, and the service's peak RSS at each size.
+ * a full page at both sizes, over GROWTH_LOCATIONS locations. Each size has
+ * a database of its own on the same server, and a service and a
+ * hand-written floor over it; every read is measured at both sizes in turns
+ * (measureEachInTurns), so a slow spell of the machine falls on both sizes
+ * alike: measured one size after the other, half an hour of seeding apart,
+ * the machine's drift moved the ratios by up to a quarter (the load
+ * generator's CPU per request, the same work at both sizes, grew up to
+ * 1.44x; docs/performance-history.md). Scenarios 1, 2 and 5 beside the
+ * floor, the list reads of list-requests.ts alone; then the housekeeping at
+ * the large size, beside its writes.
  */
 async function measureGrowth(context: Context, results: BenchResults): Promise<void> {
   useLocationCount(GROWTH_LOCATIONS);
   const connections = context.options.connections[0] ?? 32;
-  const growth: NonNullable<BenchResults['growth']> = [];
-  for (const [from, to] of [
-    [1, GROWTH_FROM],
-    [GROWTH_FROM + 1, context.options.growthTo],
-  ] as const) {
-    results.seedSeconds += await seed(context.database, from, to);
-    results.seedSeconds += await seedHistoryOf(context.database, from, to);
-    const large = to === context.options.growthTo;
-    const databaseMb = await databaseSizeMb(context);
-    const service = await startTracked(context, () => startService(serviceSettings(context, 1)));
-    const token = await accessToken(service);
-    const jwks = await (await fetch(`${service.url}/.well-known/jwks.json`)).text();
-    const handWritten = await startTracked(context, () => startHandWritten(RESULTS_DIR, context.database.url, jwks, context.options.dbPoolMax, []));
-    const requests = scenarioRequests(to, token);
-    const step: NonNullable<BenchResults['growth']>[number] = {
-      customers: to,
+  const smallDatabase = await createBenchDatabase(context.server?.url ?? context.options.serverUrl);
+  try {
+    const databases = [
+      { label: 'small', customers: GROWTH_FROM, database: smallDatabase },
+      { label: 'large', customers: context.options.growthTo, database: context.database },
+    ] as const;
+    for (const { database, customers } of databases) {
+      results.seedSeconds += await seed(database, 1, customers);
+      results.seedSeconds += await seedHistoryOf(database, 1, customers);
+    }
+    const sizes: GrowthSize[] = [];
+    for (const { label, customers, database } of databases) sizes.push(await startGrowthSize(context, label, customers, database));
+    for (const id of GROWTH_SCENARIOS) {
+      say(`growth: scenario ${id} at both sizes, in turns with the floor @${connections}`);
+      const figures = await measureEachInTurns(
+        context,
+        sizes.flatMap((size) => [size.service, size.handWritten].map((server) => ({ server, source: always(size.requests[id]) }))),
+        connections,
+      );
+      for (const [index, size] of sizes.entries()) {
+        const [service, floor] = [figures[2 * index], figures[2 * index + 1]];
+        if (!service || !floor) throw new Error('measureEachInTurns answered fewer figures than servers');
+        size.step.reads.push({
+          name: `scenario ${id}`,
+          figures: service,
+          floor,
+          ...(context.server && {
+            cost: await statementCostPerRequest(size.database.url, size.service.url, size.requests[id]),
+            floorCost: await statementCostPerRequest(size.database.url, size.handWritten.url, size.requests[id]),
+          }),
+        });
+      }
+    }
+    const token = await accessToken(sizes[0]?.service as RunningServer);
+    for (const read of LIST_READS) {
+      say(`growth: ${read.name} at both sizes, in turns @${connections}`);
+      const next = sizes.map((size) => listRequest(read, size.customers, token));
+      const figures = await measureEachInTurns(
+        context,
+        sizes.map((size, index) => ({ server: size.service, source: always(next[index] as () => LoadRequest) })),
+        connections,
+      );
+      for (const [index, size] of sizes.entries()) {
+        size.step.reads.push({
+          name: read.name,
+          figures: figures[index] as LoadFigures,
+          ...(context.server && { cost: await statementCostPerRequest(size.database.url, size.service.url, next[index] as () => LoadRequest) }),
+        });
+      }
+    }
+    for (const size of sizes) {
+      size.step.peakRssMb = size.service.peakRssMb();
+      if (size.label === 'small') await Promise.all([size.service.stop(), size.handWritten.stop()]);
+    }
+    const large = sizes.find((size) => size.label === 'large');
+    if (large) await measureHousekeepingAtSize(context, results, large, connections);
+    results.growth = sizes.map((size) => size.step);
+  } finally {
+    await Promise.allSettled(context.stops.map((stop) => stop()));
+    context.stops.length = 0;
+    await smallDatabase.drop();
+  }
+  if (context.options.webhooks) results.webhooksAtSize = await measureWebhooksAtSize(context, results.command);
+}
+
+/** A size's database read into shared buffers, and its service and hand-written floor started over it. */
+async function startGrowthSize(context: Context, label: GrowthSize['label'], customers: number, database: BenchDatabase): Promise<GrowthSize> {
+  const databaseMb = await databaseSizeMb(context, database);
+  const service = await startTracked(context, () => startService({ ...serviceSettings(context, 1), databaseUrl: database.url, label }));
+  const token = await accessToken(service);
+  const jwks = await (await fetch(`${service.url}/.well-known/jwks.json`)).text();
+  const handWritten = await startTracked(context, () => startHandWritten(RESULTS_DIR, database.url, jwks, context.options.dbPoolMax, [], label));
+  return {
+    label,
+    customers,
+    database,
+    service,
+    handWritten,
+    requests: scenarioRequests(customers, token),
+    step: {
+      customers,
       locations: GROWTH_LOCATIONS,
-      events: to * EVENTS_PER_CUSTOMER,
-      intents: to * (1 + PAST_INTENTS_PER_CUSTOMER),
+      events: customers * EVENTS_PER_CUSTOMER,
+      intents: customers * (1 + PAST_INTENTS_PER_CUSTOMER),
       reads: [],
       peakRssMb: 0,
       databaseMb,
-    };
-    for (const id of GROWTH_SCENARIOS) {
-      say(`growth: scenario ${id} at ${to.toLocaleString('en-US')} customers @${connections}`);
-      const [figures, floor] = await measureInTurns(context, [service, handWritten], connections, async () => requests[id]);
-      step.reads.push({
-        name: `scenario ${id}`,
-        figures,
-        floor,
-        ...(context.server && {
-          cost: await statementCostPerRequest(context.database.url, service.url, requests[id]),
-          floorCost: await statementCostPerRequest(context.database.url, handWritten.url, requests[id]),
-        }),
-      });
-    }
-    for (const read of LIST_READS) {
-      say(`growth: ${read.name} at ${to.toLocaleString('en-US')} customers @${connections}`);
-      const next = listRequest(read, to, token);
-      step.reads.push({
-        name: read.name,
-        figures: await measure(context, service, connections, next),
-        ...(context.server && { cost: await statementCostPerRequest(context.database.url, service.url, next) }),
-      });
-    }
-    step.peakRssMb = service.peakRssMb();
-    if (large) {
-      // The writes a year's housekeeping must not hold up: scenario 3, the upsert of a default, for random customers.
-      const writes = (seconds: number) =>
-        measureLoad({ url: service.url, connections, durationSeconds: seconds, warmupSeconds: 0 }, requests[3], service.cpuMs);
-      say('growth: erasing a customer with 10,000 events and 1,000 intents beside the writes');
-      const erasureMark = context.server?.logMark();
-      results.erasureAtSize = await measureErasureAtSize({
-        databaseUrl: context.database.url,
-        serviceUrl: service.url,
-        token,
-        locationId: seededCustomer(1).locationId,
-        writes,
-        seconds: MAINTENANCE_SECONDS,
-      });
-      results.erasureAtSize.serverLog = serverLogSince(context, erasureMark);
-      say(`growth: purging the ${step.events.toLocaleString('en-US')} events of the history beside the writes`);
-      const purgeMark = context.server?.logMark();
-      results.purgeAtSize = await measurePurgeAtSize({ databaseUrl: context.database.url, writes, seconds: MAINTENANCE_SECONDS });
-      results.purgeAtSize.serverLog = serverLogSince(context, purgeMark);
-    }
-    growth.push(step);
-    await service.stop();
-    await handWritten.stop();
-    context.stops.length = 0;
-  }
-  results.growth = growth;
-  if (context.options.webhooks) results.webhooksAtSize = await measureWebhooksAtSize(context, results.command);
+    },
+  };
+}
+
+/** The erasure and the retention purge at the large size, each beside the writes a year's housekeeping must not hold up: scenario 3, the upsert of a default, for random customers. */
+async function measureHousekeepingAtSize(context: Context, results: BenchResults, large: GrowthSize, connections: number): Promise<void> {
+  const writes = (seconds: number) =>
+    measureLoad({ url: large.service.url, connections, durationSeconds: seconds, warmupSeconds: 0 }, large.requests[3], large.service.cpuMs);
+  say('growth: erasing a customer with 10,000 events and 1,000 intents beside the writes');
+  const erasureMark = context.server?.logMark();
+  results.erasureAtSize = await measureErasureAtSize({
+    databaseUrl: large.database.url,
+    serviceUrl: large.service.url,
+    token: await accessToken(large.service),
+    locationId: seededCustomer(1).locationId,
+    writes,
+    seconds: MAINTENANCE_SECONDS,
+  });
+  results.erasureAtSize.serverLog = serverLogSince(context, erasureMark);
+  say(`growth: purging the ${large.step.events.toLocaleString('en-US')} events of the history beside the writes`);
+  const purgeMark = context.server?.logMark();
+  results.purgeAtSize = await measurePurgeAtSize({ databaseUrl: large.database.url, writes, seconds: MAINTENANCE_SECONDS });
+  results.purgeAtSize.serverLog = serverLogSince(context, purgeMark);
 }
 
 /**
@@ -577,13 +649,13 @@ function serverLogSince(context: Context, mark: number | undefined): ServerLogCo
 }
 
 /**
- * The bench database's size in MB. On the sized server, first read whole into
+ * A bench database's size in MB. On the sized server, first read whole into
  * shared_buffers (pg_prewarm), as a server in service holds what it reads:
  * the small size fits after its first seconds of load, and the large one
  * would take many minutes of load to warm.
  */
-async function databaseSizeMb(context: Context): Promise<number> {
-  return withClient(context.database.url, async (client) => {
+async function databaseSizeMb(context: Context, database: BenchDatabase): Promise<number> {
+  return withClient(database.url, async (client) => {
     if (context.server) {
       await client.query('create extension if not exists pg_prewarm');
       await client.query(`select pg_prewarm(oid::regclass) from pg_class where relnamespace = 'public'::regnamespace and relkind in ('r', 'i')`);

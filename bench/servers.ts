@@ -47,6 +47,8 @@ export interface ServiceSettings {
   nodeArgs?: string[];
   /** Another node binary than this process's (--compare-node). */
   nodeBinary?: string;
+  /** Which of the services running at once this is (a --growth run's sizes): it names the log file. */
+  label?: string;
 }
 
 /**
@@ -73,7 +75,7 @@ export function dockerfileNode(): { nodeOptions: string; flags: string[] } {
 export async function startService(settings: ServiceSettings): Promise<RunningServer> {
   const { nodeOptions, flags } = dockerfileNode();
   return startServer({
-    name: `service (WEB_CONCURRENCY=${settings.webConcurrency})`,
+    name: `service (WEB_CONCURRENCY=${settings.webConcurrency}${settings.label ? `, ${settings.label}` : ''})`,
     args: [...flags, ...(settings.nodeArgs ?? []), path.join(ROOT, 'dist/src/server.js')],
     env: {
       NODE_ENV: 'production',
@@ -95,7 +97,10 @@ export async function startService(settings: ServiceSettings): Promise<RunningSe
       ...settings.extraEnv,
     },
     port: await freePort(),
-    logFile: path.join(settings.resultsDir, `service-${settings.webConcurrency}${settings.nodeBinary ? '-other-node' : ''}.log`),
+    logFile: path.join(
+      settings.resultsDir,
+      `service-${settings.webConcurrency}${settings.nodeBinary ? '-other-node' : ''}${settings.label ? `-${settings.label}` : ''}.log`,
+    ),
     listeners: settings.webConcurrency,
     ...(settings.nodeBinary ? { nodeBinary: settings.nodeBinary } : {}),
   });
@@ -134,9 +139,11 @@ export async function startHandWritten(
   jwks: string,
   poolMax: number,
   nodeArgs: string[] = [],
+  /** As ServiceSettings' label: which of the floors running at once this is. */
+  label?: string,
 ): Promise<RunningServer> {
   return startServer({
-    name: 'ceiling (b) hand-written',
+    name: `ceiling (b) hand-written${label ? `, ${label}` : ''}`,
     args: [...nodeArgs, ...ceiling('hand-written-server.ts')],
     env: {
       NODE_ENV: 'production',
@@ -147,6 +154,6 @@ export async function startHandWritten(
       CEILING_AUDIENCE: AUDIENCE,
     },
     port: await freePort(),
-    logFile: path.join(resultsDir, 'ceiling-b.log'),
+    logFile: path.join(resultsDir, `ceiling-b${label ? `-${label}` : ''}.log`),
   });
 }
