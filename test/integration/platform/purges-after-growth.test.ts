@@ -1,6 +1,7 @@
 import { purgeEventsBefore } from '../../../src/change-log/event-rows';
 import { PURGE_BATCH } from '../../../src/change-log/event-retention';
-import { IDEMPOTENCY_PURGE_BATCH, purgeExpiredIdempotencyKeys } from '../../../src/idempotency/idempotency-keys.repository';
+import { IDEMPOTENCY_PURGE_BATCH, PURGE_EXPIRED_KEYS, purgeExpiredIdempotencyKeys } from '../../../src/idempotency/idempotency-keys.repository';
+import { runPrepared } from '../../../src/platform/db/prepared-statement';
 import { countedSince, rowsRead } from '../../support/rows-read';
 import { openTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -43,7 +44,7 @@ it('the retention purge takes a batch of expired events off a table that grew af
   expect(read.events).toBeLessThanOrEqual(2 * PURGE_BATCH);
 });
 
-it('the idempotency-key purge deletes expired keys a batch a transaction, reading about a batch each, and keeps the live ones', async () => {
+it('the idempotency-key purge deletes expired keys a batch a transaction, its first batch reading about a batch, and keeps the live ones', async () => {
   for (let run = 0; run < 10; run += 1) expect(await purgeExpiredIdempotencyKeys(db.knex)).toBe(0);
   await db.knex.raw(
     `insert into idempotency_keys (issuer, client_id, location_id, key, fingerprint, claim_token, state, expires_at)
@@ -53,14 +54,17 @@ it('the idempotency-key purge deletes expired keys a batch a transaction, readin
     [EXPIRED, EXPIRED + 10],
   );
 
-  const batches: number[] = [];
+  // The first batch on its own, where the purge's plan would show: a batch read, not the table.
   const counted = await rowsRead(db.knex, ['idempotency_keys']);
-  expect(await purgeExpiredIdempotencyKeys(db.knex, (purged) => batches.push(purged))).toBe(EXPIRED);
+  expect(await runPrepared(db.knex, PURGE_EXPIRED_KEYS, [IDEMPOTENCY_PURGE_BATCH])).toHaveLength(IDEMPOTENCY_PURGE_BATCH);
   const read = countedSince(counted, await rowsRead(db.knex, ['idempotency_keys']));
+  expect(read.idempotency_keys).toBeGreaterThanOrEqual(IDEMPOTENCY_PURGE_BATCH);
+  expect(read.idempotency_keys).toBeLessThanOrEqual(2 * IDEMPOTENCY_PURGE_BATCH);
 
-  // Twenty full batches, then one that finds nothing left and ends the purge.
-  expect(batches).toEqual([...Array<number>(EXPIRED / IDEMPOTENCY_PURGE_BATCH).fill(IDEMPOTENCY_PURGE_BATCH), 0]);
-  expect(read.idempotency_keys).toBeLessThanOrEqual(2 * EXPIRED);
+  const batches: number[] = [];
+  expect(await purgeExpiredIdempotencyKeys(db.knex, (purged) => batches.push(purged))).toBe(EXPIRED - IDEMPOTENCY_PURGE_BATCH);
+  // The other nineteen full batches, then one that finds nothing left and ends the purge.
+  expect(batches).toEqual([...Array<number>(EXPIRED / IDEMPOTENCY_PURGE_BATCH - 1).fill(IDEMPOTENCY_PURGE_BATCH), 0]);
   const { rows } = await db.knex.raw<{ rows: Array<{ left: number }> }>('select count(*)::int as left from idempotency_keys where expires_at > now()');
   expect(rows[0]?.left).toBe(10);
 });
