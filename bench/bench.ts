@@ -18,7 +18,7 @@ import { EVENTS_PER_CUSTOMER, PAST_INTENTS_PER_CUSTOMER, seedHistory } from './h
 import { LIST_READS, listRequest } from './list-requests';
 import { measureErasureAtSize, measurePurgeAtSize } from './growth-maintenance';
 import { measureOverloadPhase } from './overload';
-import { percentileOf } from './percentile';
+import { percentileOf, percentileOfSorted } from './percentile';
 import { startLagReceiver, type LagReceiver } from './webhook-lag';
 import { runPgbench } from './pgbench';
 import type { RunningServer } from './processes';
@@ -166,31 +166,55 @@ function serviceSettings(context: Context, webConcurrency: number) {
   };
 }
 
-function measure(context: Context, server: RunningServer, connections: number, next: () => LoadRequest, warmup = true): Promise<LoadFigures> {
+function measure(
+  context: Context,
+  server: RunningServer,
+  connections: number,
+  next: () => LoadRequest,
+  warmup = true,
+  onLatency?: (ms: number) => void,
+): Promise<LoadFigures> {
   const { durationSeconds, warmupSeconds } = context.options;
-  return measureLoad({ url: server.url, connections, durationSeconds, warmupSeconds: warmup ? warmupSeconds : 0 }, next, server.cpuMs);
+  return measureLoad(
+    { url: server.url, connections, durationSeconds, warmupSeconds: warmup ? warmupSeconds : 0, ...(onLatency && { onLatency }) },
+    next,
+    server.cpuMs,
+  );
 }
 
 /**
  * Servers under the same load, in turns: each round runs each server once,
  * in order, for --rounds rounds (each warmed up once), so a slow spell of
  * the machine falls on all of them; each figure is the median of its rounds.
+ * With `pooled`, a server's latency percentiles are instead those of every
+ * answer of its rounds together, unrounded: the median of five rounds' p99s,
+ * each in whole ms, moves by a tenth at about 20 ms when one round's does
+ * (docs/performance.md, Growth).
  */
 async function measureEachInTurns(
   context: Context,
   turns: ReadonlyArray<{ server: RunningServer; source: RequestSource }>,
   connections: number,
+  { pooled = false }: { pooled?: boolean } = {},
 ): Promise<LoadFigures[]> {
   const { rounds: roundCount, durationSeconds, warmupSeconds } = context.options;
   const rounds: LoadFigures[][] = turns.map(() => []);
+  const latencies: number[][] = turns.map(() => []);
   for (let round = 0; round < roundCount; round += 1) {
     for (const [index, { server, source }] of turns.entries()) {
       const warmup = round === 0;
       const next = await source(durationSeconds + (warmup ? warmupSeconds : 0));
-      rounds[index]?.push(await measure(context, server, connections, next, warmup));
+      const heard = latencies[index];
+      rounds[index]?.push(await measure(context, server, connections, next, warmup, pooled && heard ? (ms) => heard.push(ms) : undefined));
     }
   }
-  return rounds.map(medianOfRounds);
+  return rounds.map((figures, index) => {
+    const median = medianOfRounds(figures);
+    const heard = latencies[index] ?? [];
+    if (!pooled || heard.length === 0) return median;
+    const sorted = Float64Array.from(heard).sort();
+    return { ...median, p50Ms: percentileOfSorted(sorted, 50), p90Ms: percentileOfSorted(sorted, 90), p99Ms: percentileOfSorted(sorted, 99) };
+  });
 }
 
 /** Two servers under the same load in turns (measureEachInTurns): the service and a ceiling. */
@@ -531,6 +555,7 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
         context,
         sizes.flatMap((size) => [size.service, size.handWritten].map((server) => ({ server, source: always(size.requests[id]) }))),
         connections,
+        { pooled: true },
       );
       for (const [index, size] of sizes.entries()) {
         const [service, floor] = [figures[2 * index], figures[2 * index + 1]];
@@ -554,6 +579,7 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
         context,
         sizes.map((size, index) => ({ server: size.service, source: always(next[index] as () => LoadRequest) })),
         connections,
+        { pooled: true },
       );
       for (const [index, size] of sizes.entries()) {
         size.step.reads.push({

@@ -15,6 +15,12 @@ export interface LoadSettings {
   durationSeconds: number;
   /** A run before the measured one, at the same load, whose figures are dropped (JIT, pools, caches). */
   warmupSeconds: number;
+  /**
+   * Hears each 2xx answer's time in ms of the measured run, unrounded:
+   * autocannon's percentiles are whole ms, too coarse to compare p99s of
+   * about 20 ms within 10 % (bench.ts, measureEachInTurns).
+   */
+  onLatency?: (ms: number) => void;
 }
 
 export interface LoadFigures {
@@ -36,9 +42,9 @@ export interface LoadFigures {
   rounds?: Array<{ requestsPerSecond: number; p99Ms: number; cpu?: CpuCost }>;
 }
 
-async function fire(settings: LoadSettings, seconds: number, next: () => LoadRequest): Promise<LoadFigures> {
+async function fire(settings: LoadSettings, seconds: number, next: () => LoadRequest, onLatency?: (ms: number) => void): Promise<LoadFigures> {
   let firstNon2xxBody: string | undefined;
-  const result = await autocannon({
+  const options: autocannon.Options = {
     url: settings.url,
     connections: settings.connections,
     duration: seconds,
@@ -50,6 +56,15 @@ async function fire(settings: LoadSettings, seconds: number, next: () => LoadReq
         },
       },
     ],
+  };
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (error: unknown, answer) =>
+      error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(answer),
+    );
+    if (onLatency)
+      instance.on('response', (_client, status, _bytes, responseTime) => {
+        if (status >= 200 && status <= 299) onLatency(responseTime);
+      });
   });
   const non2xxStatuses = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {})
@@ -77,7 +92,7 @@ async function fire(settings: LoadSettings, seconds: number, next: () => LoadReq
 export async function measureLoad(settings: LoadSettings, next: () => LoadRequest, cpuMs?: () => number): Promise<LoadFigures> {
   if (settings.warmupSeconds > 0) await fire(settings, settings.warmupSeconds, next);
   const before = cpuMs === undefined ? undefined : readCpu(cpuMs);
-  const figures = await fire(settings, settings.durationSeconds, next);
+  const figures = await fire(settings, settings.durationSeconds, next, settings.onLatency);
   if (cpuMs === undefined || before === undefined || figures.requests === 0) return figures;
   return { ...figures, cpu: cpuCostBetween(before, readCpu(cpuMs), figures.requests) };
 }
