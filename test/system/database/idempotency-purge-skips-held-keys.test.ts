@@ -1,10 +1,7 @@
 import { Client } from 'pg';
 import type { Knex } from 'knex';
 import { purgeExpiredIdempotencyKeys } from '../../../src/idempotency/idempotency-keys.repository';
-import { openDatabase } from '../../../src/platform/db/database';
-import { migrateToLatest } from '../../../src/platform/db/migration-source';
-import { createLogger } from '../../../src/platform/logger';
-import { freshPostgresDatabase, type FreshDatabase } from '../../support/process/fresh-postgres-database';
+import { migratedServerDatabase, type MigratedServerDatabase } from '../../support/process/migrated-server-database';
 
 /**
  * A request that finds its idempotency key expired takes it over, holding
@@ -16,27 +13,19 @@ import { freshPostgresDatabase, type FreshDatabase } from '../../support/process
  */
 const EXPIRED = 2_500;
 
-let database: FreshDatabase;
+let database: MigratedServerDatabase;
 let knex: Knex;
 let holder: Client;
 
 beforeAll(async () => {
-  database = await freshPostgresDatabase();
-  ({ knex } = openDatabase({
-    databaseUrl: database.url,
-    poolMax: 2,
-    acquireTimeoutMs: 10_000,
-    statementTimeoutMs: 10_000,
-    logger: createLogger({ level: 'silent' }),
-  }));
-  await migrateToLatest(knex);
+  database = await migratedServerDatabase({ poolMax: 2, statementTimeoutMs: 10_000 });
+  ({ knex } = database);
   holder = new Client({ connectionString: database.url });
   await holder.connect();
 });
 afterAll(async () => {
   await holder.end();
-  await knex.destroy();
-  await database.drop();
+  await database.close();
 });
 
 /** Resolves once a statement in this test's database waits on a lock, polling pg_locks. */
