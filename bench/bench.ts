@@ -187,9 +187,9 @@ function measure(
  * in order, for --rounds rounds (each warmed up once), so a slow spell of
  * the machine falls on all of them; each figure is the median of its rounds.
  * With `pooled`, a server's latency percentiles are instead those of every
- * answer of its rounds together, unrounded: the median of five rounds' p99s,
- * each in whole ms, moves by a tenth at about 20 ms when one round's does
- * (docs/performance.md, Growth).
+ * answer of its rounds together, unrounded: autocannon's are whole ms, and
+ * a median of rounds' p99s moves a step with one round's, too coarse to
+ * compare two sizes' p99s (docs/performance.md, Growth).
  */
 async function measureEachInTurns(
   context: Context,
@@ -528,9 +528,8 @@ type GrowthStep = NonNullable<BenchResults['growth']>[number];
  * hand-written floor over it; every read is measured at both sizes in turns
  * (measureEachInTurns), so a slow spell of the machine falls on both sizes
  * alike: measured one size after the other, half an hour of seeding apart,
- * the machine's drift moved the ratios by up to a quarter (the load
- * generator's CPU per request, the same work at both sizes, grew up to
- * 1.44x; docs/performance-history.md). Scenarios 1, 2 and 5 beside the
+ * the machine's drift between them showed in the ratios (docs/performance.md,
+ * Growth). Scenarios 1, 2 and 5 beside the
  * floor, the list reads of list-requests.ts alone; then the housekeeping at
  * the large size, beside its writes.
  */

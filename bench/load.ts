@@ -17,8 +17,7 @@ export interface LoadSettings {
   warmupSeconds: number;
   /**
    * Hears each 2xx answer's time in ms of the measured run, unrounded:
-   * autocannon's percentiles are whole ms, too coarse to compare p99s of
-   * about 20 ms within 10 % (bench.ts, measureEachInTurns).
+   * autocannon's percentiles are whole ms (bench.ts, measureEachInTurns).
    */
   onLatency?: (ms: number) => void;
 }
