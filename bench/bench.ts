@@ -18,12 +18,12 @@ import { EVENTS_PER_CUSTOMER, PAST_INTENTS_PER_CUSTOMER, seedHistory } from './h
 import { LIST_READS, listRequest } from './list-requests';
 import { measureErasureAtSize, measurePurgeAtSize } from './growth-maintenance';
 import { measureOverloadPhase } from './overload';
-import { percentileOf, percentileOfSorted } from './percentile';
+import { percentileOf } from './percentile';
 import { startLagReceiver, type LagReceiver } from './webhook-lag';
 import { runPgbench } from './pgbench';
 import type { RunningServer } from './processes';
 import { markdownReport } from './report';
-import { medianOfRounds } from './rounds';
+import { medianOfRounds, withPooledLatencies } from './rounds';
 import { allLoads, overloadFailures, webhookFailures, type BenchResults } from './results';
 import { BENCH_ENDPOINT_HOST, SCENARIOS, consumingRequests, scenarioRequests, type ConsumingScenarioId } from './scenarios';
 import { seedCustomers } from './seed';
@@ -185,11 +185,9 @@ function measure(
 /**
  * Servers under the same load, in turns: each round runs each server once,
  * in order, for --rounds rounds (each warmed up once), so a slow spell of
- * the machine falls on all of them; each figure is the median of its rounds.
- * With `pooled`, a server's latency percentiles are instead those of every
- * answer of its rounds together, unrounded: autocannon's are whole ms, and
- * a median of rounds' p99s moves a step with one round's, too coarse to
- * compare two sizes' p99s (docs/performance.md, Growth).
+ * the machine falls on all of them; each figure is the median of its rounds,
+ * or with `pooled` its latency percentiles over every answer of its rounds
+ * (rounds.ts, withPooledLatencies).
  */
 async function measureEachInTurns(
   context: Context,
@@ -198,23 +196,16 @@ async function measureEachInTurns(
   { pooled = false }: { pooled?: boolean } = {},
 ): Promise<LoadFigures[]> {
   const { rounds: roundCount, durationSeconds, warmupSeconds } = context.options;
-  const rounds: LoadFigures[][] = turns.map(() => []);
-  const latencies: number[][] = turns.map(() => []);
+  const measured = turns.map(() => ({ rounds: [] as LoadFigures[], latenciesMs: [] as number[] }));
   for (let round = 0; round < roundCount; round += 1) {
     for (const [index, { server, source }] of turns.entries()) {
       const warmup = round === 0;
       const next = await source(durationSeconds + (warmup ? warmupSeconds : 0));
-      const heard = latencies[index];
-      rounds[index]?.push(await measure(context, server, connections, next, warmup, pooled && heard ? (ms) => heard.push(ms) : undefined));
+      const turn = measured[index] as (typeof measured)[number];
+      turn.rounds.push(await measure(context, server, connections, next, warmup, pooled ? (ms) => turn.latenciesMs.push(ms) : undefined));
     }
   }
-  return rounds.map((figures, index) => {
-    const median = medianOfRounds(figures);
-    const heard = latencies[index] ?? [];
-    if (!pooled || heard.length === 0) return median;
-    const sorted = Float64Array.from(heard).sort();
-    return { ...median, p50Ms: percentileOfSorted(sorted, 50), p90Ms: percentileOfSorted(sorted, 90), p99Ms: percentileOfSorted(sorted, 99) };
-  });
+  return measured.map(({ rounds, latenciesMs }) => withPooledLatencies(medianOfRounds(rounds), latenciesMs));
 }
 
 /** Two servers under the same load in turns (measureEachInTurns): the service and a ceiling. */
@@ -513,6 +504,8 @@ interface GrowthSize {
   database: BenchDatabase;
   service: RunningServer;
   handWritten: RunningServer;
+  /** The bench client's token, from this size's service. */
+  token: string;
   requests: ReturnType<typeof scenarioRequests>;
   step: GrowthStep;
 }
@@ -570,21 +563,20 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
         });
       }
     }
-    const token = await accessToken(sizes[0]?.service as RunningServer);
     for (const read of LIST_READS) {
       say(`growth: ${read.name} at both sizes, in turns @${connections}`);
-      const next = sizes.map((size) => listRequest(read, size.customers, token));
+      const reads = sizes.map((size) => ({ size, next: listRequest(read, size.customers, size.token) }));
       const figures = await measureEachInTurns(
         context,
-        sizes.map((size, index) => ({ server: size.service, source: always(next[index] as () => LoadRequest) })),
+        reads.map(({ size, next }) => ({ server: size.service, source: always(next) })),
         connections,
         { pooled: true },
       );
-      for (const [index, size] of sizes.entries()) {
+      for (const [index, { size, next }] of reads.entries()) {
         size.step.reads.push({
           name: read.name,
           figures: figures[index] as LoadFigures,
-          ...(context.server && { cost: await statementCostPerRequest(size.database.url, size.service.url, next[index] as () => LoadRequest) }),
+          ...(context.server && { cost: await statementCostPerRequest(size.database.url, size.service.url, next) }),
         });
       }
     }
@@ -616,6 +608,7 @@ async function startGrowthSize(context: Context, label: GrowthSize['label'], cus
     database,
     service,
     handWritten,
+    token,
     requests: scenarioRequests(customers, token),
     step: {
       customers,
@@ -638,7 +631,7 @@ async function measureHousekeepingAtSize(context: Context, results: BenchResults
   results.erasureAtSize = await measureErasureAtSize({
     databaseUrl: large.database.url,
     serviceUrl: large.service.url,
-    token: await accessToken(large.service),
+    token: large.token,
     locationId: seededCustomer(1).locationId,
     writes,
     seconds: MAINTENANCE_SECONDS,

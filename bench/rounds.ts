@@ -1,5 +1,6 @@
 import type { LoadFigures } from './load';
 import type { CpuCost } from './machine-cpu';
+import { percentileOfSorted } from './percentile';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -46,4 +47,17 @@ export function medianOfRounds(rounds: LoadFigures[]): LoadFigures {
     ...(firstNon2xxBody === undefined ? {} : { firstNon2xxBody }),
     rounds: rounds.map(({ requestsPerSecond, p99Ms, cpu }) => ({ requestsPerSecond, p99Ms, ...(cpu === undefined ? {} : { cpu }) })),
   };
+}
+
+/**
+ * `figures` with its latency percentiles taken over `latenciesMs`, every
+ * answer of its rounds together, unrounded: autocannon's own are whole ms,
+ * and a median of rounds' p99s moves a whole step with one round's, too
+ * coarse to compare two p99s within a tenth (docs/performance.md, Growth).
+ * Without samples, `figures` as it is.
+ */
+export function withPooledLatencies(figures: LoadFigures, latenciesMs: readonly number[]): LoadFigures {
+  if (latenciesMs.length === 0) return figures;
+  const sorted = Float64Array.from(latenciesMs).sort();
+  return { ...figures, p50Ms: percentileOfSorted(sorted, 50), p90Ms: percentileOfSorted(sorted, 90), p99Ms: percentileOfSorted(sorted, 99) };
 }

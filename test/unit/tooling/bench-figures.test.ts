@@ -1,7 +1,7 @@
 import { coresAllow, growthCpuTable } from '../../../bench/report';
 import type { LoadFigures } from '../../../bench/load';
 import { cpuCostBetween } from '../../../bench/machine-cpu';
-import { medianOfRounds } from '../../../bench/rounds';
+import { medianOfRounds, withPooledLatencies } from '../../../bench/rounds';
 
 const reading = (atMs: number, machineBusyMs: number, postgresMs: Record<number, number>, loadGeneratorMs: number, serverMs: number) => ({
   atMs,
@@ -51,6 +51,15 @@ describe('the benchmark figures', () => {
     expect(median.non2xx).toBe(3);
     expect(median.non2xxStatuses).toEqual({ '503': 3 });
     expect(median.rounds?.map((round) => round.requestsPerSecond)).toEqual([1000, 1400, 1200]);
+  });
+
+  it('takes the latency percentiles over every answer of the rounds, unrounded, and keeps the rest of the figures', () => {
+    // 1,000 answers at 0.01, 0.02 ... 10.00 ms: nearest rank p50 is the 501st, p99 the 991st.
+    const latencies = Array.from({ length: 1000 }, (_, index) => (1000 - index) / 100);
+    const pooled = withPooledLatencies(figures(1200, 700), latencies);
+    expect([pooled.p50Ms, pooled.p90Ms, pooled.p99Ms]).toEqual([5.01, 9.01, 9.91]);
+    expect(pooled.requestsPerSecond).toBe(1200);
+    expect(withPooledLatencies(figures(1200, 700), [])).toEqual(figures(1200, 700));
   });
 
   it('bounds two workers by what the cores can give at the CPU each request cost', () => {
