@@ -28,15 +28,22 @@ afterAll(async () => {
   await database.close();
 });
 
-/** Resolves once a statement in this test's database waits on a lock, polling pg_locks. */
-async function someoneWaitsOnALock(stop: { done: boolean }): Promise<'waited'> {
-  for (;;) {
-    const { rows } = await knex.raw<{ rows: Array<{ waiting: number }> }>(`select count(*)::int as waiting from pg_locks
-        where not granted and pid in (select pid from pg_stat_activity where datname = current_database())`);
+/** What `work` answers, or 'waited' if a statement in this test's database waits on a lock before it settles (pg_locks, polled). */
+async function unlessALockIsWaitedOn<T>(work: Promise<T>): Promise<T | 'waited'> {
+  let settled = false;
+  work.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  while (!settled) {
+    const { rows } = await knex.raw<{ rows: Array<{ waiting: number }> }>(
+      `select count(*)::int as waiting from pg_locks
+        where not granted and pid in (select pid from pg_stat_activity where datname = current_database())`,
+    );
     if ((rows[0]?.waiting ?? 0) > 0) return 'waited';
-    if (stop.done) return new Promise<'waited'>(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+  return work;
 }
 
 it('passes by an expired key a request holds, purging the others at once, and takes it once released', async () => {
@@ -51,11 +58,7 @@ it('passes by an expired key a request holds, purging the others at once, and ta
   await holder.query('begin');
   await holder.query('select 1 from idempotency_keys where key = $1 for update', [oldest]);
 
-  const stop = { done: false };
-  const purge = purgeExpiredIdempotencyKeys(knex).finally(() => (stop.done = true));
-  const outcome = await Promise.race([purge, someoneWaitsOnALock(stop)]);
-
-  expect(outcome).toBe(EXPIRED - 1);
+  expect(await unlessALockIsWaitedOn(purgeExpiredIdempotencyKeys(knex))).toBe(EXPIRED - 1);
   const { rows } = await holder.query<{ key: string }>('select key from idempotency_keys');
   expect(rows).toEqual([{ key: oldest }]);
 
