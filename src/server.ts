@@ -8,7 +8,8 @@ import { createApp } from './app';
 import { createServices } from './api-services';
 import { assembleAuth, authSettingsFrom, loadAuthMaterial } from './auth/auth';
 import { loadConfig, type Config } from './platform/config';
-import { useSecretBox } from './platform/secrets/secret-box';
+import { useSecretBox, type SecretBox } from './platform/secrets/secret-box';
+import { keyringProblem, registerKeyring } from './platform/secrets/keys-in-use';
 import { loadSecretBox } from './platform/secrets/secrets-keyring';
 import { databaseOptionsFrom, migrationDatabaseOptionsFrom, openDatabase } from './platform/db/database';
 import { migrateToLatest } from './platform/db/migration-source';
@@ -39,11 +40,26 @@ async function migrate(config: Config, logger: Logger): Promise<void> {
   }
 }
 
+/**
+ * A cluster's primary checks the database before it forks, whatever
+ * MIGRATE_ON_START says: a database that refuses the login, or a keyring
+ * that lacks a key in use, stops the start once, with its reason, rather
+ * than in every worker the primary would fork again and again.
+ */
+async function checkDatabase(config: Config, logger: Logger, box: SecretBox): Promise<void> {
+  const { knex } = openDatabase({ ...databaseOptionsFrom(config, logger), poolMax: 1 });
+  try {
+    await registerKeyring(knex, box);
+  } finally {
+    await knex.destroy();
+  }
+}
+
 const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60 * 1000;
 const EVENT_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** One process serving the API: alone (WEB_CONCURRENCY=1) or as a cluster worker. */
-async function runWorker(config: Config, logger: Logger): Promise<void> {
+async function runWorker(config: Config, logger: Logger, box: SecretBox): Promise<void> {
   // Keys and clients first: a production misconfiguration stops start-up before anything opens.
   const { keys, clients } = await loadAuthMaterial(config);
   const { knex, kind } = openDatabase(databaseOptionsFrom(config, logger));
@@ -53,7 +69,9 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
     if (config.MIGRATIONS_DATABASE_URL === undefined) logger.info({ applied: await migrateToLatest(knex) }, 'migrations applied');
     else await migrate(config, logger);
   }
-  const readiness = new Readiness();
+  // The database's first query, whatever MIGRATE_ON_START says: a refused login or a wrong keyring stops the start here.
+  await registerKeyring(knex, box);
+  const readiness = new Readiness(() => keyringProblem(knex, box));
   // Cluster workers register on prom-client's global registry, which the
   // primary aggregates; constructing an AggregatorRegistry in a worker is what
   // makes it answer the primary's requests.
@@ -160,8 +178,9 @@ async function runWorker(config: Config, logger: Logger): Promise<void> {
  * serve their aggregated metrics, replace a worker that dies, and on SIGTERM
  * or SIGINT pass the signal on and exit once every worker has.
  */
-async function runPrimary(config: Config, logger: Logger): Promise<void> {
+async function runPrimary(config: Config, logger: Logger, box: SecretBox): Promise<void> {
   if (config.MIGRATE_ON_START) await migrate(config, logger);
+  await checkDatabase(config, logger, box);
   let stopping = false;
   const fork = (): void => {
     cluster.fork();
@@ -200,10 +219,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.NODE_ENV === 'development' && process.stdout.isTTY === true });
   // Before a cluster forks: the workers then read the development keyring the primary made.
-  useSecretBox(loadSecretBox(config));
+  const box = loadSecretBox(config);
+  useSecretBox(box);
   try {
-    if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) return await runPrimary(config, logger);
-    return await runWorker(config, logger);
+    if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) return await runPrimary(config, logger, box);
+    return await runWorker(config, logger, box);
   } catch (error) {
     // A database that stops the start: name the setting and what to check, not only the driver's words.
     const problem = databaseStartupProblem(error, config);

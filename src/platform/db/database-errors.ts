@@ -19,6 +19,12 @@ const BY_SQLSTATE: Record<string, ErrorCode> = {
   '25006': 'SERVICE_UNAVAILABLE', // read_only_sql_transaction: the server became a standby; a retry finds the new primary
   '57P03': 'SERVICE_UNAVAILABLE', // cannot_connect_now
   '53300': 'SERVICE_UNAVAILABLE', // too_many_connections
+  // The server refused the connection itself: a password rotated under the
+  // service, a role or database dropped. Not the caller's fault, and gone once
+  // the operator mends it (docs/runbook.md): 503, never 500.
+  '28000': 'SERVICE_UNAVAILABLE', // invalid_authorization_specification (pg_hba.conf, a role that may not log in)
+  '28P01': 'SERVICE_UNAVAILABLE', // invalid_password
+  '3D000': 'SERVICE_UNAVAILABLE', // invalid_catalog_name: the database does not exist
 };
 
 const CONNECTION_FAILURES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);

@@ -15,6 +15,12 @@ export interface DatabaseHosts {
   urls: string[];
   /** What a host must be to be used (libpq's target_session_attrs; `any` when not given). */
   target: TargetSessionAttrs;
+  /**
+   * libpq's connect_timeout, per host, in milliseconds: how long one host may
+   * take to answer before the next is tried (libpq reads 1 as 2 seconds; 0 or
+   * none: PrimaryFinder shares the acquire timeout between the hosts).
+   */
+  connectTimeoutMs?: number;
 }
 
 const URI = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)([^#]*)$/;
@@ -52,10 +58,13 @@ export function databaseHostsOf(url: string): DatabaseHosts {
   }
   // pg would pass it on to the server as an unknown option: it is this module's to act on.
   query.delete('target_session_attrs');
+  const connectTimeout = query.get('connect_timeout');
+  const seconds = connectTimeout === null ? 0 : Number.parseInt(connectTimeout, 10);
+  if (connectTimeout !== null && !/^\s*-?\d+\s*$/.test(connectTimeout)) throw new Error('connect_timeout must be a whole number of seconds.');
   const search = query.size === 0 ? '' : `?${query.toString()}`;
   const urls = hosts.map((host) => `${scheme}${userInfo}${host}${path}${search}`);
   for (const single of urls) new URL(single);
-  return { urls, target: target as TargetSessionAttrs };
+  return { urls, target: target as TargetSessionAttrs, ...(seconds > 0 ? { connectTimeoutMs: Math.max(2, seconds) * 1000 } : {}) };
 }
 
 /** What a connected server says of itself, for target_session_attrs. */

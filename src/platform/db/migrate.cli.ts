@@ -1,6 +1,7 @@
 import 'dotenv/config';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { migrationDatabaseOptionsFrom, openDatabase } from './database';
+import { databaseStartupProblem } from './startup-database-error';
 import { migrateToLatest } from './migration-source';
 
 /**
@@ -10,6 +11,15 @@ import { migrateToLatest } from './migration-source';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  try {
+    await migrate(config);
+  } catch (error) {
+    // What the service says when the same database stops its start: the setting, masked, and what to check.
+    throw new Error(databaseStartupProblem(error, config) ?? (error instanceof Error ? error.message : String(error)), { cause: error });
+  }
+}
+
+async function migrate(config: Config): Promise<void> {
   // One connection, past any pooler (MIGRATIONS_DATABASE_URL), and no statement time-out: a migration may rewrite a large table.
   const { knex, kind } = openDatabase({ ...migrationDatabaseOptionsFrom(config), poolMax: 1, statementTimeoutMs: 0 });
   try {

@@ -21,6 +21,7 @@ import * as sandboxClocks from '../../../migrations/20261201020000_sandbox_clock
 import * as claimsPerEndpoint from '../../../migrations/20261202000000_claims_per_endpoint';
 import * as listsAtSize from '../../../migrations/20261202010000_lists_at_size';
 import * as customerHistoryById from '../../../migrations/20261203000000_customer_history_by_id';
+import * as secretKeysInUse from '../../../migrations/20261204000000_secret_keys_in_use';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +56,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261202000000_claims_per_endpoint', claimsPerEndpoint],
   ['20261202010000_lists_at_size', listsAtSize],
   ['20261203000000_customer_history_by_id', customerHistoryById],
+  ['20261204000000_secret_keys_in_use', secretKeysInUse],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -13,16 +13,24 @@ const STATE = "select pg_is_in_recovery() as in_recovery, current_setting('trans
  * looks again, and Knex replaces the pooled connections made before
  * (`isStale` is their configuration's expiration check). That is how the
  * service follows a failover.
+ *
+ * Each host has its own time to answer, as libpq gives each connect_timeout:
+ * the URL's, else an equal share of the acquire timeout, so a first host
+ * that accepts and never answers leaves the others time within one acquire
+ * (before, it took the whole acquire timeout and the start failed).
  */
 export class PrimaryFinder {
   private current = 0;
   private stale = true;
+  private readonly perHostTimeoutMs: number;
 
   constructor(
     private readonly hosts: DatabaseHosts,
-    private readonly connectTimeoutMs: number,
+    acquireTimeoutMs: number,
     private readonly logger?: Logger,
-  ) {}
+  ) {
+    this.perHostTimeoutMs = hosts.connectTimeoutMs ?? Math.max(1, Math.floor(acquireTimeoutMs / hosts.urls.length));
+  }
 
   /** The URL new connections use; throws when no host is acceptable. */
   async url(): Promise<string> {
@@ -55,7 +63,13 @@ export class PrimaryFinder {
   }
 
   private async stateOf(url: string): Promise<ServerState | undefined> {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: this.connectTimeoutMs, application_name: 'customer-payment-profiles' });
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: this.perHostTimeoutMs,
+      // A host that accepts the connection and then says nothing to the state query is passed by too.
+      query_timeout: this.perHostTimeoutMs,
+      application_name: 'customer-payment-profiles',
+    });
     // A probe's socket error after connect must not crash the process; the probe is ended either way.
     client.on('error', () => undefined);
     let connected = false;

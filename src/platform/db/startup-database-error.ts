@@ -29,6 +29,9 @@ export function databaseStartupProblem(
   if (code === '28P01' || code === '28000') {
     return `${named}: the server refused the login (${message ?? code}). Check the user and password in the URL, and that pg_hba.conf lets this host connect as that user.`;
   }
+  if (code === '42P01') {
+    return `${named}: the database lacks this version's tables (${message ?? code}). Apply the migrations first: \`npm run migrate:prod\`, or start one process with MIGRATE_ON_START=true.`;
+  }
   if (/timeout|Connection terminated/i.test(message ?? '')) {
     return `${named}: the database server did not answer in time (${message}). Check that it is up and reachable; DB_ACQUIRE_TIMEOUT_MS bounds the wait.`;
   }

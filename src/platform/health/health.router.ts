@@ -42,6 +42,8 @@ export function healthRouter(db: Knex, readiness: Readiness, databaseTimeoutMs: 
         headers: { 'Retry-After': '5' },
       });
     }
+    const problem = await readiness.problem();
+    if (problem !== undefined) throw new DomainError('SERVICE_UNAVAILABLE', { message: problem, headers: { 'Retry-After': '5' } });
     response.status(200).json({ status: 'UP', database: 'UP', version: SERVICE_VERSION });
   });
   return router;

@@ -9,6 +9,13 @@ import type { Express } from 'express';
 export class Readiness {
   private draining = false;
 
+  /**
+   * @param problem asked on every readiness probe after the database answers:
+   *   why this process cannot serve the database as it is now (a keyring
+   *   lacking a key another replica registered since), or undefined.
+   */
+  constructor(readonly problem: () => Promise<string | undefined> = async () => undefined) {}
+
   get shuttingDown(): boolean {
     return this.draining;
   }

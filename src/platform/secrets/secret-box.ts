@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -31,7 +31,15 @@ export type Keyring = z.infer<typeof keyringSchema>;
 export class SecretBox {
   private readonly keys: Map<string, Buffer>;
 
-  constructor(readonly keyring: Keyring) {
+  /**
+   * @param origin where the keyring was read from, as an operator names it
+   *   (`SECRETS_ENCRYPTION_KEY_FILE /run/keyring.json`): keys-in-use.ts tells
+   *   another process which keyring it lacks.
+   */
+  constructor(
+    readonly keyring: Keyring,
+    readonly origin = 'a keyring',
+  ) {
     this.keys = new Map(Object.entries(keyring.keys).map(([id, key]) => [id, Buffer.from(key, 'base64')]));
     if (!this.keys.has(keyring.current)) throw new Error(`the keyring's current key ${keyring.current} is not among its keys`);
   }
@@ -61,6 +69,21 @@ export class SecretBox {
     decipher.setAAD(Buffer.from(context));
     decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
     return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+  }
+
+  /** The ids of every key the keyring holds. */
+  get keyIds(): string[] {
+    return [...this.keys.keys()];
+  }
+
+  /**
+   * A fingerprint of key `keyId` that reveals nothing of it (an HMAC of a
+   * fixed text under the key), so that two keyrings holding different keys
+   * under one id are told apart; undefined when the keyring lacks the id.
+   */
+  keyCheck(keyId: string): string | undefined {
+    const key = this.keys.get(keyId);
+    return key === undefined ? undefined : createHmac('sha256', key).update('customer-payment-profiles key check').digest('base64url').slice(0, 22);
   }
 
   /** Whether a stored value is sealed under the current key (secrets:rotate leaves it alone). */

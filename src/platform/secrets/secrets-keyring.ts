@@ -22,7 +22,7 @@ function readKeyring(file: string, source: string): SecretBox {
     );
   }
   try {
-    return new SecretBox(parsed.data);
+    return new SecretBox(parsed.data, `${source} ${path.resolve(file)}`);
   } catch (error) {
     throw new ConfigError(`${source}: ${(error as Error).message}`);
   }

@@ -2,6 +2,7 @@ import 'dotenv/config';
 import { loadConfig } from '../config';
 import { databaseOptionsFrom, openDatabase } from '../db/database';
 import { createLogger } from '../logger';
+import { forgetRetiredKeys, registerKeyring } from './keys-in-use';
 import { resealSecrets } from './reseal-secrets';
 import { loadSecretBox } from './secrets-keyring';
 
@@ -17,8 +18,12 @@ async function main(): Promise<void> {
   const box = loadSecretBox(config);
   const { knex } = openDatabase(databaseOptionsFrom(config, logger));
   try {
+    // Refused, as a start is, when the keyring lacks a key in use: it could not open what that key sealed.
+    await registerKeyring(knex, box);
     const counts = await resealSecrets(knex, box);
-    logger.info({ currentKey: box.currentKeyId, resealed: counts }, 'secrets re-sealed under the current key');
+    // Nothing is sealed under another key now: those keys may leave every keyring, and a process without them may start.
+    const retired = await forgetRetiredKeys(knex, box);
+    logger.info({ currentKey: box.currentKeyId, resealed: counts, retired }, 'secrets re-sealed under the current key');
   } finally {
     await knex.destroy();
   }

@@ -20,6 +20,14 @@ describe("DATABASE_URL's hosts (libpq's multi-host form)", () => {
     });
   });
 
+  it("keeps libpq's connect_timeout as each host's time to answer (1 read as 2 seconds, 0 as none), and refuses one that is not whole seconds", () => {
+    expect(databaseHostsOf('postgres://u@h1,h2/db?connect_timeout=3').connectTimeoutMs).toBe(3000);
+    expect(databaseHostsOf('postgres://u@h1,h2/db?connect_timeout=1').connectTimeoutMs).toBe(2000);
+    expect(databaseHostsOf('postgres://u@h1,h2/db?connect_timeout=0').connectTimeoutMs).toBeUndefined();
+    expect(databaseHostsOf('postgres://u@h1,h2/db').connectTimeoutMs).toBeUndefined();
+    expect(() => databaseHostsOf('postgres://u@h1,h2/db?connect_timeout=2s')).toThrow(/connect_timeout/);
+  });
+
   it.each([
     ['not a URL', 'nonsense'],
     ['another scheme', 'mysql://u@h/db'],
