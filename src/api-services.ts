@@ -37,6 +37,8 @@ export interface ServiceSettings {
   webhookAllowPrivateTargets: boolean;
   /** WEBHOOK_MAX_ENDPOINTS_PER_LOCATION. */
   webhookMaxEndpointsPerLocation: number;
+  /** How long a replica remembers a location's sandbox clock offset, and so how long an advance takes at least; SANDBOX_CLOCK_CACHE_MS when omitted. */
+  sandboxClockCacheMs?: number;
 }
 
 /**
@@ -65,7 +67,7 @@ export function createServices(settings: ServiceSettings, parts: { db: Knex; pro
     refund,
     sandboxClock:
       parts.processor.name === 'sandbox'
-        ? new SandboxClockFlow(new SandboxClocks(parts.db), [
+        ? new SandboxClockFlow(new SandboxClocks(parts.db, settings.sandboxClockCacheMs), [
             (db, locationId) => checkout.voidExpiredAuthorizations(db, locationId),
             (db, locationId) => checkout.recoverProcessing(db, settings.processingRecoverySeconds, locationId),
             (db, locationId) => paymentIntents.expireDue(db, locationId),

@@ -76,6 +76,12 @@ export interface TestAppOptions {
   captureWindowSeconds?: number;
   /** WEBHOOK_MAX_ENDPOINTS_PER_LOCATION; the default 16 when omitted. */
   webhookMaxEndpointsPerLocation?: number;
+  /**
+   * How long the sandbox clock's offset is remembered, which every advance
+   * waits out: 10 ms when omitted, so that a century of advances stays
+   * quick; the test of two replicas takes the service's own (250 ms).
+   */
+  sandboxClockCacheMs?: number;
 }
 
 /** Cheap scrypt parameters: the tests check behaviour, not the hash's cost. */
@@ -125,6 +131,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       overcaptureMaxPercent: defaults.OVERCAPTURE_MAX_PERCENT,
       webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation ?? defaults.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
+      sandboxClockCacheMs: options.sandboxClockCacheMs ?? 10,
     },
     { db: db.knex, processor, logger },
   );

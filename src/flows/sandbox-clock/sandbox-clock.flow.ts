@@ -38,14 +38,14 @@ export class SandboxClockFlow {
 
   /** Moves the clock `seconds` ahead, unless that takes it past `maxOffsetSeconds` ahead of real time (400 naming `seconds`). */
   async advance(db: Knex, locationId: string, seconds: number, maxOffsetSeconds: number): Promise<ClockReading> {
-    const offsetMs = await this.clocks.advance(locationId, seconds, maxOffsetSeconds);
+    // The rules run while the advance waits for every replica's remembered offset to expire.
+    const offsetMs = await this.clocks.advance(locationId, seconds, maxOffsetSeconds, (offset) => this.runRules(db, locationId, offset));
     if (offsetMs === undefined) {
       throw new DomainError('VALIDATION_FAILED', {
         fieldName: 'seconds',
         message: `The clock may be at most ${maxOffsetSeconds} seconds (a century) ahead of real time, all advances together.`,
       });
     }
-    await this.runRules(db, locationId, offsetMs);
     return inClock(offsetMs, () => ({ now: clockNow(), offsetSeconds: Math.floor(offsetMs / 1000) }));
   }
 

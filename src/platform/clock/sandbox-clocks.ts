@@ -1,8 +1,13 @@
 import type { Knex } from 'knex';
 import { preparedStatement, runPrepared } from '../db/prepared-statement';
 
-/** How long a replica trusts the offset it last read for a location: another replica's advance is seen within this. */
-const OFFSET_FRESH_MS = 1_000;
+/**
+ * How long a replica trusts the offset it last read for a location, from
+ * when that read began. An advance answers only once this long has passed
+ * since it committed, so no replica stamps a record behind a reading of the
+ * clock that was answered before the record was asked for (docs/guarantees.md).
+ */
+export const SANDBOX_CLOCK_CACHE_MS = 250;
 
 const OFFSET_OF = preparedStatement('sandbox_clock_offset', 'select offset_ms from sandbox_clocks where location_id = ?');
 const ADVANCE = preparedStatement(
@@ -17,45 +22,66 @@ const ADVANCED = preparedStatement('advanced_sandbox_clocks', 'select location_i
 /**
  * The sandbox clocks of the locations, kept in PostgreSQL so that every
  * replica reads one offset per location; each replica remembers an offset
- * for a second (OFFSET_FRESH_MS), so a request costs no lookup but the first
- * of that second, and an advance made here is seen here at once.
+ * for `cacheMs` (SANDBOX_CLOCK_CACHE_MS), so a request costs no lookup but
+ * the first of that window, and an advance made here is seen here at once.
+ * Another replica's advance answers only once every remembered offset it
+ * could have made stale has expired (`advance`): before, a replica stamped
+ * records with the offset it had read up to a second earlier, behind an
+ * advance already answered.
  */
 export class SandboxClocks {
   private readonly known = new Map<string, { offsetMs: number; readAt: number }>();
 
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly cacheMs = SANDBOX_CLOCK_CACHE_MS,
+  ) {}
 
-  /** The offset read for the location less than a second ago, if any: what nearly every request takes, with no promise made. */
+  /** The offset read for the location within the window, if any: what nearly every request takes, with no promise made. */
   freshOffsetOf(locationId: string): number | undefined {
     const known = this.known.get(locationId);
-    return known !== undefined && Date.now() - known.readAt < OFFSET_FRESH_MS ? known.offsetMs : undefined;
+    return known !== undefined && Date.now() - known.readAt < this.cacheMs ? known.offsetMs : undefined;
   }
 
   /** How far the location's clock is ahead of real time, in milliseconds. */
   async offsetOf(locationId: string): Promise<number> {
     const fresh = this.freshOffsetOf(locationId);
     if (fresh !== undefined) return fresh;
+    const readAt = Date.now();
     const [row] = await runPrepared<{ offset_ms: string | number }>(this.db, OFFSET_OF, [locationId]);
-    return this.remember(locationId, row === undefined ? 0 : Number(row.offset_ms));
+    return this.remember(locationId, row === undefined ? 0 : Number(row.offset_ms), readAt);
   }
 
-  /** Moves the location's clock `seconds` ahead (concurrent advances add up); its new offset, or undefined past `maxOffsetSeconds`. */
-  async advance(locationId: string, seconds: number, maxOffsetSeconds: number): Promise<number | undefined> {
+  /**
+   * Moves the location's clock `seconds` ahead (concurrent advances add up);
+   * its new offset, or undefined past `maxOffsetSeconds`. Answers no sooner
+   * than `cacheMs` after the move committed: an offset any replica read
+   * before it is then stale, and the next request there reads the new one.
+   */
+  async advance(locationId: string, seconds: number, maxOffsetSeconds: number, meanwhile: (offsetMs: number) => Promise<void>): Promise<number | undefined> {
     const [row] = await runPrepared<{ offset_ms: string | number }>(this.db, ADVANCE, [locationId, seconds * 1000, maxOffsetSeconds * 1000]);
-    return row === undefined ? undefined : this.remember(locationId, Number(row.offset_ms));
+    if (row === undefined) return undefined;
+    const committedAt = Date.now();
+    const offsetMs = this.remember(locationId, Number(row.offset_ms), committedAt);
+    await meanwhile(offsetMs);
+    const wait = this.cacheMs - (Date.now() - committedAt);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return offsetMs;
   }
 
   /** Every location whose clock is ahead of real time, with its offset (the periodic rules run on each). */
   async advanced(): Promise<Array<{ locationId: string; offsetMs: number }>> {
+    const readAt = Date.now();
     const rows = await runPrepared<{ location_id: string; offset_ms: string | number }>(this.db, ADVANCED, []);
-    return rows.map((row) => ({ locationId: row.location_id, offsetMs: this.remember(row.location_id, Number(row.offset_ms)) }));
+    return rows.map((row) => ({ locationId: row.location_id, offsetMs: this.remember(row.location_id, Number(row.offset_ms), readAt) }));
   }
 
-  private remember(locationId: string, offsetMs: number): number {
+  /** Keeps an offset read by a statement that began at `readAt`: its window runs from then, since the value may be that old. */
+  private remember(locationId: string, offsetMs: number, readAt: number): number {
     const known = this.known.get(locationId);
-    // Never back: a slower read racing a later advance keeps the larger offset.
-    const kept = Math.max(offsetMs, known?.offsetMs ?? 0);
-    this.known.set(locationId, { offsetMs: kept, readAt: Date.now() });
-    return kept;
+    // Never back: a slower read racing a later advance keeps the larger offset, and does not make it look newer.
+    if (known !== undefined && known.offsetMs > offsetMs) return known.offsetMs;
+    this.known.set(locationId, { offsetMs, readAt });
+    return offsetMs;
   }
 }
