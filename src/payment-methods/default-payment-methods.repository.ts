@@ -23,18 +23,25 @@ function toRecord(row: DefaultRow): DefaultPaymentMethodRecord {
  * card was already the default (nothing changed).
  */
 const UPSERT_DEFAULT = statementRecordingEvent('upsert_default_payment_method', {
-  write: `previous as (
+  // The card first, then the binding: the order a card's delete takes them in (docs/decisions.md, One lock order).
+  write: `card as (
+     select location_id, customer_id, id from payment_methods
+      where location_id = @location_id and customer_id = @customer_id and id = @payment_method_id
+      for key share
+   ),
+   previous as (
      select payment_method_id from default_payment_methods
       where location_id = @location_id and customer_id = @customer_id and context_name = @context_name
+        -- An uncorrelated EXISTS is a one-time filter, run before this scan: the card is locked before the binding.
+        and exists (select from card)
       for update
    ),
    upserted as (
      insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
-     select pm.location_id, pm.customer_id, @context_name, pm.id
-       from payment_methods pm
+     select card.location_id, card.customer_id, @context_name, card.id
+       from card
        -- Joined so that the binding is read and locked before the upsert changes it (RETURNING reads the same rows).
        left join previous on true
-      where pm.location_id = @location_id and pm.customer_id = @customer_id and pm.id = @payment_method_id
      on conflict (location_id, customer_id, context_name)
      do update set payment_method_id = excluded.payment_method_id, updated_at = now()
      returning location_id, customer_id, payment_method_id, context_name,
@@ -57,9 +64,12 @@ const UPSERT_DEFAULT = statementRecordingEvent('upsert_default_payment_method', 
  * concurrency: the insert selects the card through its owner, so a card that
  * is missing or another customer's inserts nothing (undefined), and the
  * primary key on (location, customer, context) turns concurrent sets into an
- * upsert where the last one wins, never into two bindings. The binding is
- * locked first, so a concurrent set waits, and its event then names this
- * one's card as the one it replaced.
+ * upsert where the last one wins, never into two bindings. The card is
+ * locked first (key share: sets of one card do not wait for each other, a
+ * delete of it does), then the binding, so a concurrent set waits and its
+ * event names this one's card as the one it replaced; a card's delete takes
+ * the same two in the same order (PaymentMethodsService.remove), so the two
+ * never deadlock.
  */
 export async function upsertDefaultPaymentMethod(
   db: Knex | Knex.Transaction,
@@ -133,12 +143,23 @@ export async function deleteDefaultPaymentMethod(
   return row === undefined ? undefined : toRecord(row);
 }
 
+const LOCK_CARDS_OF_CUSTOMER = preparedStatement(
+  'lock_payment_methods_of_customer',
+  'select id from payment_methods where location_id = ? and customer_id = ? order by id for update',
+);
 const DELETE_DEFAULTS_OF_CUSTOMER = preparedStatement(
   'delete_defaults_of_customer',
   'delete from default_payment_methods where location_id = ? and customer_id = ? returning payment_method_id, context_name',
 );
 
-/** Deletes every default of the customer, answering them. */
+/**
+ * Deletes every default of the customer, answering them. Its cards are
+ * locked first, in id order, as a set-default and a card's delete take a
+ * card before a binding (docs/decisions.md, One lock order): the erasure
+ * that runs this then deletes those cards without meeting a set-default
+ * holding a binding and waiting for one of them.
+ */
 export async function deleteDefaultsOfCustomer(trx: Knex.Transaction, locationId: string, customerId: string): Promise<DefaultPaymentMethodRecord[]> {
+  await runPrepared(trx, LOCK_CARDS_OF_CUSTOMER, [locationId, customerId]);
   return (await runPrepared<DefaultRow>(trx, DELETE_DEFAULTS_OF_CUSTOMER, [locationId, customerId])).map(toRecord);
 }

@@ -199,6 +199,11 @@ export class PaymentMethodsService {
   async remove(write: WriteContext, customerId: string, paymentMethodId: string): Promise<void> {
     const { locationId } = write;
     await inTransaction(write.db, async (trx) => {
+      // The card first, then its bindings, as a set-default takes them (docs/decisions.md, One lock order): the
+      // bindings a set-default pointed at the card meanwhile are then waited for here, never in the delete's cascade.
+      if ((await lockPaymentMethod(trx, locationId, customerId, paymentMethodId)) === undefined) {
+        throw await this.whyCardIsMissing(trx, locationId, customerId, paymentMethodId);
+      }
       const defaults = await deleteDefaultsOfCard(trx, locationId, customerId, paymentMethodId);
       const removed = await deletePaymentMethod(trx, locationId, customerId, paymentMethodId);
       if (removed === undefined) throw await this.whyCardIsMissing(trx, locationId, customerId, paymentMethodId);
