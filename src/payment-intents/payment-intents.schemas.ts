@@ -232,7 +232,7 @@ export const paymentIntentSchema = z
     paymentMethodOptions: paymentMethodOptionsSchema.meta({ description: "Not in the spec (Toast's): whether a partial authorization is taken." }),
     amountRequested: amountSchema.nullable().meta({
       description:
-        "This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. Null otherwise.",
+        "This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. A tip added at capture is this card's own: it changes `amountRequested` as it changes `amount`, so what is left to pay stays. Null otherwise.",
     }),
   })
   .meta({

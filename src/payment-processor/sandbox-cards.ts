@@ -21,7 +21,10 @@ export const CAPTURE_FAILED: PaymentError = {
   message: 'The processor could not capture this authorization.',
 };
 
-/** Authorizes at most PARTIAL_AUTHORIZATION_LIMIT (a gift card's balance): less with partial authorization, else declined for insufficient funds. */
+/**
+ * Authorizes at most PARTIAL_AUTHORIZATION_LIMIT (a gift card's balance): less with partial authorization, else
+ * declined for insufficient funds; a capture above what it authorized is refused (the balance holds no tip).
+ */
 export const PARTIAL_AUTHORIZATION_LAST_FOUR = '0044';
 export const PARTIAL_AUTHORIZATION_LIMIT = 2_500;
 
@@ -83,7 +86,7 @@ export function sandboxCardTable(): string {
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([lastFour, error]) => `| \`${lastFour}\` | ${outcome(error)} |`),
     `| \`${CAPTURE_FAILS_LAST_FOUR}\` | approved, but every capture fails (\`${CAPTURE_FAILED.code}\`); with \`AUTOMATIC\` the confirm fails with it |`,
-    `| \`${PARTIAL_AUTHORIZATION_LAST_FOUR}\` | authorizes at most ${PARTIAL_AUTHORIZATION_LIMIT} (minor units): with \`paymentMethodOptions.card.partialAuthorization\`, approved for that much (\`amount\` becomes it, \`amountRequested\` keeps what was asked); without, declined: \`${SANDBOX_CARDS['9995'].code}\` / \`${SANDBOX_CARDS['9995'].declineCode}\` |`,
+    `| \`${PARTIAL_AUTHORIZATION_LAST_FOUR}\` | authorizes at most ${PARTIAL_AUTHORIZATION_LIMIT} (minor units): with \`paymentMethodOptions.card.partialAuthorization\`, approved for that much (\`amount\` becomes it, \`amountRequested\` keeps what was asked); without, declined: \`${SANDBOX_CARDS['9995'].code}\` / \`${SANDBOX_CARDS['9995'].declineCode}\`; a capture above what it authorized (a tip added at capture) is refused: 409 \`OVERCAPTURE_DECLINED\` |`,
     `| \`${OVERCAPTURE_FAILS_LAST_FOUR}\` | approved; a capture above the authorized amount (a tip added at capture) is refused: 409 \`OVERCAPTURE_DECLINED\`, the intent still capturable |`,
     `| \`${AUTHENTICATION_REQUIRED_LAST_FOUR}\` | off-session (\`offSession: true\`, a merchant-initiated charge): declined: \`${AUTHENTICATION_REQUIRED.code}\` / \`${AUTHENTICATION_REQUIRED.declineCode}\`; on-session: approved |`,
     `| \`${REFUND_FAILS_LAST_FOUR}\` | approved; every refund of it fails (\`FAILED\`, \`failureCode: ${REFUND_DECLINED.code}\`) |`,

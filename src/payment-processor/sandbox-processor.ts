@@ -111,7 +111,8 @@ export class SandboxProcessor implements PaymentProcessor {
     const answered = await this.remember({ ...request, amount }, 'authorize', outcome, {
       state,
       captureFails,
-      overcaptureFails: request.card.lastFour === OVERCAPTURE_FAILS_LAST_FOUR,
+      // A card with a balance (PARTIAL_AUTHORIZATION_LAST_FOUR) takes no more than it authorized, as OVERCAPTURE_FAILS_LAST_FOUR.
+      overcaptureFails: request.card.lastFour === OVERCAPTURE_FAILS_LAST_FOUR || request.card.lastFour === PARTIAL_AUTHORIZATION_LAST_FOUR,
       capturedAmount: request.capture ? amount : null,
     });
     await this.answerAfterLatency();

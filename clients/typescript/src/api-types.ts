@@ -555,7 +555,7 @@ export interface paths {
          *     | `0119` | `processing_error` (retry with a confirm; the intent is back to `REQUIRES_PAYMENT_METHOD`) |
          *     | `9995` | declined: `card_declined` / `insufficient_funds` |
          *     | `0259` | approved, but every capture fails (`capture_failed`); with `AUTOMATIC` the confirm fails with it |
-         *     | `0044` | authorizes at most 2500 (minor units): with `paymentMethodOptions.card.partialAuthorization`, approved for that much (`amount` becomes it, `amountRequested` keeps what was asked); without, declined: `card_declined` / `insufficient_funds` |
+         *     | `0044` | authorizes at most 2500 (minor units): with `paymentMethodOptions.card.partialAuthorization`, approved for that much (`amount` becomes it, `amountRequested` keeps what was asked); without, declined: `card_declined` / `insufficient_funds`; a capture above what it authorized (a tip added at capture) is refused: 409 `OVERCAPTURE_DECLINED` |
          *     | `0127` | approved; a capture above the authorized amount (a tip added at capture) is refused: 409 `OVERCAPTURE_DECLINED`, the intent still capturable |
          *     | `3184` | off-session (`offSession: true`, a merchant-initiated charge): declined: `card_declined` / `authentication_required`; on-session: approved |
          *     | `0341` | approved; every refund of it fails (`FAILED`, `failureCode: refund_declined`) |
@@ -2016,7 +2016,7 @@ export interface components {
              * @description Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).
              */
             amountRefunded: number;
-            /** @description This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. Null otherwise. */
+            /** @description This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. A tip added at capture is this card's own: it changes `amountRequested` as it changes `amount`, so what is left to pay stays. Null otherwise. */
             amountRequested: number | null;
             /** @description AUTOMATIC: voided by the service when the capture window ended; EXPIRED: still unpaid INTENT_EXPIRY_HOURS after its creation. */
             cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC" | "EXPIRED") | null;
@@ -2095,7 +2095,7 @@ export interface components {
              * @description Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).
              */
             amountRefunded: number;
-            /** @description This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. Null otherwise. */
+            /** @description This service's own field (Toast has none): the amount asked for, once a partial authorization made `amount` what was authorized; what is left to pay is `amountRequested` less `amount`. A tip added at capture is this card's own: it changes `amountRequested` as it changes `amount`, so what is left to pay stays. Null otherwise. */
             amountRequested: number | null;
             /** @description AUTOMATIC: voided by the service when the capture window ended; EXPIRED: still unpaid INTENT_EXPIRY_HOURS after its creation. */
             cancellationReason: ("DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "AUTOMATIC" | "EXPIRED") | null;

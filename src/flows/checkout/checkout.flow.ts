@@ -164,7 +164,7 @@ export class CheckoutFlow {
     intent: PaymentIntentRecord,
     payment: LatestPayment,
     input: CaptureInput,
-  ): { amount: number; withTip: Pick<IntentChanges, 'amount' | 'tip'> } {
+  ): { amount: number; withTip: Pick<IntentChanges, 'amount' | 'tip' | 'amountRequested'> } {
     if (input.amountDetails === undefined) {
       const amount = input.amountToCapture ?? payment.amount;
       if (amount > payment.amount) {
@@ -187,7 +187,10 @@ export class CheckoutFlow {
         message: `At most ${largest} may be captured (${this.settings.overcaptureMaxPercent} % above the authorized ${payment.amount}): the tip may be at most ${largest - withoutTip}.`,
       });
     }
-    return { amount: withoutTip + tip, withTip: { amount: withoutTip + tip, tip } };
+    // On a partial authorization the tip is this card's, on top of its part of the bill: what was asked moves with it,
+    // so the rest still to pay (amountRequested - amount) is what it was (docs/checkout.md, Partial authorization).
+    const requested = intent.amountRequested === null ? {} : { amountRequested: intent.amountRequested - intent.tip + tip };
+    return { amount: withoutTip + tip, withTip: { amount: withoutTip + tip, tip, ...requested } };
   }
 
   /** CANCELED, an authorization voided at the processor first. */

@@ -102,3 +102,35 @@ it('records a change of the option as an update, with the option as it was', asy
   const updated = (await intentEvents(testApp, location, id)).find(({ type }) => type === 'payment_intent.updated');
   expect(updated?.previous).toEqual({ paymentMethodOptions: { card: { partialAuthorization: false } } });
 });
+
+describe('a tip added at capture on a partial authorization', () => {
+  /** 3,000 asked (300 of it tip), 2,500 authorized: 500 of the bill is left for another card. */
+  async function partlyAuthorized(location: string) {
+    const { id, cardId } = await intentOn0044(location, { amount: 3000, extra: { ...PARTIAL, amountDetails: { tip: 300 } } });
+    const confirmed = await confirm(testApp, location, id, { paymentMethodId: cardId }).expect(200);
+    expect(confirmed.body).toMatchObject({ amount: PARTIAL_AUTHORIZATION_LIMIT, amountRequested: 3000, amountDetails: { tip: 300 } });
+    return id;
+  }
+
+  it('is this card’s tip, on top of its part of the bill: amountRequested moves with it, so what is left to pay stays 500', async () => {
+    const location = newLocation();
+    const id = await partlyAuthorized(location);
+    // The guest writes no tip on this card's slip.
+    const captured = await capture(testApp, location, id, { amountDetails: { tip: 0 } }).expect(200);
+    expect(captured.body).toMatchObject({ status: 'SUCCEEDED', amount: 2200, amountRequested: 2700, amountDetails: { tip: 0 }, amountCaptured: 2200 });
+    expect(captured.body.amountRequested - captured.body.amount).toBe(500);
+    const succeeded = (await intentEvents(testApp, location, id)).find(({ type }) => type === 'payment_intent.succeeded');
+    expect(succeeded?.previous).toMatchObject({ amount: PARTIAL_AUTHORIZATION_LIMIT, amountRequested: 3000, amountDetails: { tip: 300 } });
+  });
+
+  it('above what the card authorized is refused by it (409 OVERCAPTURE_DECLINED), the intent unchanged and still capturable', async () => {
+    const location = newLocation();
+    const id = await partlyAuthorized(location);
+    const refused = await capture(testApp, location, id, { amountDetails: { tip: 500 } }).expect(409);
+    expect(refused.body).toMatchObject({ messageKey: 'OVERCAPTURE_DECLINED', fieldName: 'amountDetails.tip' });
+    const read = await request(testApp.app).get(`/v1/payment-intents/${id}`).set(testApp.as(location)).expect(200);
+    expect(read.body).toMatchObject({ status: 'REQUIRES_CAPTURE', amount: PARTIAL_AUTHORIZATION_LIMIT, amountRequested: 3000, amountCaptured: 0 });
+    const captured = await capture(testApp, location, id).expect(200);
+    expect(captured.body).toMatchObject({ status: 'SUCCEEDED', amountCaptured: PARTIAL_AUTHORIZATION_LIMIT, amountRequested: 3000 });
+  });
+});
