@@ -146,15 +146,20 @@ export async function revokeMandate(write: WriteContext, mandate: MandateRecord,
   return row === undefined ? undefined : toRecord(row);
 }
 
+// Of a customer that exists: an erased customer's mandates stay, revoked, as records, but are read through no one
+// (docs/cards-on-file.md, After an erasure). Only the mandate is locked, never the customer: an erasure locks the
+// customer and then revokes its mandates, and a lock of both here could meet it in the other order.
 const MANDATE_OF_CUSTOMER = preparedStatement(
   'mandate_of_customer',
-  `select ${COLUMNS.join(', ')} from mandates where location_id = ? and customer_id = ? and id = ?`,
+  `select ${COLUMNS.join(', ')} from mandates m
+    where location_id = ? and customer_id = ? and id = ?
+      and exists (select from customers c where c.location_id = m.location_id and c.id = m.customer_id)`,
 );
 
-const MANDATE_OF_CUSTOMER_FOR_SHARE = preparedStatement('mandate_of_customer_for_share', `${MANDATE_OF_CUSTOMER.text} for share`);
+const MANDATE_OF_CUSTOMER_FOR_SHARE = preparedStatement('mandate_of_customer_for_share', `${MANDATE_OF_CUSTOMER.text} for share of m`);
 
 /**
- * The customer's mandate; in a transaction, locked against a revocation
+ * The customer's mandate (none of an erased customer); in a transaction, locked against a revocation
  * until it ends: a charge decided under an ACTIVE mandate is committed
  * before a racing revocation is, never after it.
  */

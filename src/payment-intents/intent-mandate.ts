@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { customerExists } from '../customers';
 import { findMandate, type MandateRecord } from '../mandates';
 import { DomainError } from '../platform/errors/domain-error';
 
@@ -27,6 +28,10 @@ export async function mandateOfIntent(db: Knex, terms: MandateTerms): Promise<Ma
     });
   }
   const mandate = terms.customerId === null ? undefined : await findMandate(db, terms.locationId, terms.customerId, terms.mandateId);
+  // A customer never seen and one erased answer alike, before anything of their mandates (docs/cards-on-file.md, After an erasure).
+  if (mandate === undefined && terms.customerId !== null && !(await customerExists(db, terms.locationId, terms.customerId))) {
+    throw new DomainError('CUSTOMER_NOT_FOUND', { fieldName: 'customerId' });
+  }
   if (mandate === undefined) {
     throw new DomainError('MANDATE_NOT_FOUND', { fieldName: 'mandateId', message: "The intent's customer has no mandate with this id." });
   }
