@@ -4,6 +4,7 @@ import type { ErrorCode } from '../platform/errors/error-catalog';
 import type { WriteContext } from '../change-log/write-context';
 import type { AccessTokenClaims } from '../platform/http/request-context';
 import type { Access } from './access';
+import type { ApiTag } from './api-tags';
 
 export const HTTP_METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -88,7 +89,7 @@ interface OperationDescription {
   /** OpenAPI's template, starting with /v1: `/v1/customers/{id}`. */
   path: `/v1/${string}`;
   operationId: string;
-  tag: string;
+  tag: ApiTag;
   summary: string;
   description: string;
   /** The operation's own failures; what every operation can answer is added (operation-document.ts). */

@@ -5,6 +5,7 @@ import { webhookComponents, webhookDefinitions } from './webhook-document';
 import { API_OPERATIONS } from '../api-operations';
 import { operationPaths } from '../api/operation-document';
 import { scopeMeanings, scopeTable } from '../api/scope-table';
+import { API_TAGS } from '../api/api-tags';
 import { BEARER_SCHEME, OAUTH2_SCHEME } from '../api/operation-parts';
 import { paymentIntentLifecycle } from '../payment-intents/payment-intent-lifecycle';
 import { errorExamples } from '../platform/document-parts/response-parts';
@@ -14,20 +15,9 @@ import { docsPaths } from './docs.openapi';
 /** The version the spec gives the customer API. */
 export const API_VERSION = '1.1.5';
 
-const TAGS = [
-  { name: 'Customers', description: 'Payor records.' },
-  { name: 'Payment methods', description: 'Cards saved to a customer, and the default card per context name.' },
-  { name: 'Payment intents', description: 'Intents to pay, and the session secrets of the browser-side reads.' },
-  { name: 'Events', description: 'The change log: one event per change, written in the transaction that made it.' },
-  { name: 'Webhooks', description: 'Endpoints the events are delivered to, signed to the Standard Webhooks specification, and their deliveries.' },
-  { name: 'Authentication', description: 'Tokens and the keys that verify them.' },
-  { name: 'Operations', description: 'Probes for orchestrators and load balancers. Metrics are on their own port (METRICS_PORT).' },
-  { name: 'Documentation', description: 'This document.' },
-];
-
 /** The operations grouped by tag, in the order of the tags list (the registry's order is the router's: busiest first). */
 export function inReadingOrder<T extends { tag: string }>(operations: readonly T[]): T[] {
-  const rank = (tag: string) => TAGS.findIndex(({ name }) => name === tag);
+  const rank = (tag: string) => API_TAGS.findIndex(({ name }) => name === tag);
   return [...operations].sort((a, b) => rank(a.tag) - rank(b.tag));
 }
 
@@ -67,7 +57,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     servers: [
       { url: '/', description: 'This service, in whichever environment serves this document (production, staging or local development)', 'x-internal': false },
     ],
-    tags: TAGS,
+    tags: API_TAGS.map((tag) => ({ ...tag })),
     security: [],
     paths: { ...operationPaths(inReadingOrder(API_OPERATIONS)), ...authPaths, ...healthPaths, ...docsPaths },
     webhooks: webhookDefinitions(),

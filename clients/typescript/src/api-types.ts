@@ -1264,7 +1264,7 @@ export interface components {
          */
         CreateMandateRequest: {
             consent: components["schemas"]["MandateConsentRequest"];
-            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
             contextName?: string;
             /**
              * Format: int32
@@ -1323,7 +1323,7 @@ export interface components {
             customerId?: string;
             /** Format: email */
             email?: string;
-            /** @description The caller's reference, e.g. its order's id. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            /** @description The caller's reference, e.g. its order's id. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
             externalReferenceId: string;
             /**
              * Format: uuid
@@ -1368,7 +1368,7 @@ export interface components {
                 /** @description Card brand as the vault names it, e.g. VISA. */
                 type: string;
             };
-            /** @description The vault's fingerprint of the card number: saving the same card again updates it. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            /** @description The vault's fingerprint of the card number: saving the same card again updates it. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
             fingerprint?: string;
             /**
              * @description Type of saved payment method. Only CARD exists.
@@ -1823,7 +1823,7 @@ export interface components {
             channel?: "ONLINE" | "IN_PERSON" | "PHONE";
             /** @description The payor's IP address when agreeing online. Personal data: cleared when the customer is erased. */
             ipAddress?: string;
-            /** @description Which version of the agreement text the payor was shown, as the integration names it. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            /** @description Which version of the agreement text the payor was shown, as the integration names it. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
             textVersion: string;
             /** @description The payor's browser when agreeing online. Personal data: cleared when the customer is erased. */
             userAgent?: string;
@@ -2444,7 +2444,7 @@ export interface components {
          *     }
          */
         SetDefaultPaymentMethodRequest: {
-            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
             contextName: string;
             /**
              * Format: uuid
@@ -2489,7 +2489,7 @@ export interface components {
             customerId?: string | null;
             /** @description `null` clears it. */
             email?: string | null;
-            /** @description The caller's reference, e.g. its order's id. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            /** @description The caller's reference, e.g. its order's id. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
             externalReferenceId?: string;
             /** @description A saved card of the intent's customer to pay with: the intent moves to REQUIRES_CONFIRMATION. `null` detaches it (back to REQUIRES_PAYMENT_METHOD). */
             paymentMethodId?: string | null;
@@ -2517,7 +2517,7 @@ export interface components {
                 /** @description The card's brand, as saved; another brand is refused. */
                 type?: string;
             };
-            /** @description The vault's fingerprint of the renewed card number; another card of the customer holding it is a 409. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+            /** @description The vault's fingerprint of the renewed card number; another card of the customer holding it is a 409. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
             fingerprint?: string;
             /** @constant */
             type?: "CARD";
@@ -3438,7 +3438,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+        /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
         ContextName: string;
         /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
         createdAfter: string;
@@ -3485,7 +3485,7 @@ export interface components {
         "Retry-After": string;
         /** @description Seconds to wait before retrying. Only while an earlier attempt with the same Idempotency-Key runs. */
         "Retry-After-Optional": string;
-        /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support. */
+        /** @description The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made (a UUID): a longer or other one is replaced, never refused. Every log line of the request carries it; quote it to support. */
         "X-Request-Id": string;
     };
     pathItems: never;
@@ -4355,7 +4355,7 @@ export interface operations {
                 "Platform-Session-Secret"?: components["parameters"]["PlatformSessionSecret"];
             };
             path: {
-                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
                 contextName: components["parameters"]["ContextName"];
                 /** @description The customer record. */
                 id: components["parameters"]["CustomerId"];
@@ -4393,7 +4393,7 @@ export interface operations {
                 "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
-                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused. */
+                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
                 contextName: components["parameters"]["ContextName"];
                 /** @description The customer record. */
                 id: components["parameters"]["CustomerId"];

@@ -3,6 +3,7 @@ import type { ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-op
 import { ERROR_CATALOG, type ErrorCode } from '../errors/error-catalog';
 import { ERROR_DOCS_PATH } from '../errors/error-docs';
 import { errorMessageSchema } from '../errors/error-message.schemas';
+import { ACCEPTED_REQUEST_ID, REQUEST_ID_MAX_LENGTH } from '../http/request-id';
 
 /*
  * Pieces of the OpenAPI document that any route can use: JSON answers and
@@ -16,12 +17,16 @@ import { errorMessageSchema } from '../errors/error-message.schemas';
  * is declared once, as a component (`header.id`), and referred to.
  */
 export const ANSWER_HEADERS = z.object({
-  'X-Request-Id': z.string().meta({
-    description:
-      "The request's id: the caller's X-Request-Id when it is safe to echo (1 to 128 of [A-Za-z0-9._-], nothing secret-looking), else one the service made. Every log line of the request carries it; quote it to support.",
-    example: '7c1f4b52-2d4e-4f0a-9a51-0f3c2b1d5e6a',
-    header: { id: 'X-Request-Id' },
-  }),
+  'X-Request-Id': z
+    .string()
+    .min(1)
+    .max(REQUEST_ID_MAX_LENGTH)
+    .regex(ACCEPTED_REQUEST_ID)
+    .meta({
+      description: `The request's id: the caller's X-Request-Id when it is safe to echo (1 to ${REQUEST_ID_MAX_LENGTH} of [A-Za-z0-9._-], nothing secret-looking), else one the service made (a UUID): a longer or other one is replaced, never refused. Every log line of the request carries it; quote it to support.`,
+      example: '7c1f4b52-2d4e-4f0a-9a51-0f3c2b1d5e6a',
+      header: { id: 'X-Request-Id' },
+    }),
 });
 
 /** An answer without a body (204), with the headers every answer carries. */

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { looksLikeSecret } from '../validation/secret-look';
 
-const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/** A caller's X-Request-Id is kept when it is this (and nothing secret-looking); the document's header says the same. */
+export const REQUEST_ID_MAX_LENGTH = 128;
+export const ACCEPTED_REQUEST_ID = new RegExp(`^[A-Za-z0-9._-]{1,${REQUEST_ID_MAX_LENGTH}}$`);
 
 /** Shorter runs of a token are too common to mean anything. */
 const SHORTEST_TOKEN_PART = 16;

@@ -7,6 +7,27 @@ const CONTROL_EXCEPT_WHITESPACE = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\
 const CONTROL_CHARACTERS = new RegExp(`[${CONTROL}]`);
 
 /**
+ * The document's patterns are read by tools that compile them without the
+ * `u` flag (Spectral's ajv, Python's `re`), where `\p{Cf}` is not a Unicode
+ * property but the letters p, {, C, f, }: they name characters by explicit
+ * ranges of the Basic Multilingual Plane instead, which every engine reads
+ * alike. test/unit/platform/text-ranges.test.ts checks each range list
+ * against Node's own Unicode tables.
+ *
+ * Unicode's format characters (category Cf) of the Basic Multilingual Plane.
+ * The few outside it (U+110BD, U+110CD, U+13430–1343F, U+1BCA0–1BCA3,
+ * U+1D173–1D17A, the tag characters U+E0001 and U+E0020–E007F) cannot be
+ * written portably (without `u` a pattern sees their two UTF-16 halves; with
+ * it, escaped halves are no character): a refinement refuses those, and the
+ * description says so.
+ */
+export const FORMAT_CHARACTERS_BMP =
+  '\\u00ad\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890\\u0891\\u08e2\\u180e\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb';
+
+/** White space (JavaScript's `\s`) and control characters (category Cc): all in the Basic Multilingual Plane. */
+export const WHITE_SPACE_AND_CONTROL = '\\u0000-\\u0020\\u007f-\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/**
  * A string the service will store: well-formed Unicode (no lone surrogates,
  * which would be silently replaced on the way to UTF-8), no NUL or other control
  * characters, at most `max` characters.
@@ -44,17 +65,17 @@ export function hasFormatCharacters(value: string): boolean {
  */
 export function identifierText(options: { min?: number; max: number; description: string }) {
   // One pattern for both rules, so the document states it as one.
+  const message = 'Must not contain control characters, nor invisible format or bidirectional control characters (Unicode category Cf).';
   return wellFormedText(options)
-    .regex(new RegExp(`^[^${CONTROL}\\p{Cf}]*$`, 'u'), {
-      message: 'Must not contain control characters, nor invisible format or bidirectional control characters (Unicode category Cf).',
-    })
+    .regex(new RegExp(`^[^${CONTROL}${FORMAT_CHARACTERS_BMP}]*$`), { message })
+    .refine((value) => !hasFormatCharacters(value), { message })
     .transform((value) => value.normalize('NFC'))
     .meta({ description: `${options.description} ${IDENTIFIER_RULE}` });
 }
 
 /** How the document states the rule of identifierText. */
 const IDENTIFIER_RULE =
-  'Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused.';
+  'Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too.';
 
 /** A UUID path or body value. Upper case is accepted and read as the same UUID. */
 export const uuidValue = z

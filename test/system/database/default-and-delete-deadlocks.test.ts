@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import request from 'supertest';
+import type { PaymentMethodData } from '../../../src/payment-methods/payment-methods.schemas';
 import { cardInput, createCustomer, saveCard } from '../../factories/customers';
 import { newLocation } from '../../factories/locations';
 import { migratedServerDatabase, type MigratedServerDatabase } from '../../support/process/migrated-server-database';
@@ -57,7 +58,7 @@ it('fifty set-defaults racing ten card deletes, twenty rounds: no deadlock, ever
   for (let round = 0; round < 20; round += 1) {
     const location = newLocation();
     const customer = await createCustomer(t, location);
-    const cards = [];
+    const cards: PaymentMethodData[] = [];
     for (let index = 0; index < 10; index += 1) cards.push(await saveCard(t, location, customer.id, cardEndingIn(1000 + index)));
     const sets = Array.from({ length: 50 }, (_, index) =>
       request(t.app)
@@ -89,7 +90,7 @@ it('thirty set-defaults racing the customer’s erasure, twenty rounds: the eras
   for (let round = 0; round < 20; round += 1) {
     const location = newLocation();
     const customer = await createCustomer(t, location);
-    const cards = [];
+    const cards: PaymentMethodData[] = [];
     for (let index = 0; index < 5; index += 1) cards.push(await saveCard(t, location, customer.id, cardEndingIn(2000 + index)));
     const sets = Array.from({ length: 30 }, (_, index) =>
       request(t.app)

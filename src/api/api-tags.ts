@@ -1,0 +1,22 @@
+/**
+ * The document's groups of operations, in reading order, each with what a
+ * reader finds there. An operation names one of these (`tag` is typed by
+ * this list, so an undeclared group fails to compile); the document's
+ * top-level `tags` is this list, so tools that sort and describe by it
+ * (Redoc, Swagger UI, Scalar) show every group.
+ */
+export const API_TAGS = [
+  { name: 'Customers', description: 'Payor records.' },
+  { name: 'Payment methods', description: 'Cards saved to a customer, and the default card per context name.' },
+  { name: 'Payment intents', description: 'Intents to pay, and the session secrets of the browser-side reads.' },
+  { name: 'Refunds', description: 'Money given back on a captured payment intent, in one or several parts, and the refunds answered later.' },
+  { name: 'Mandates', description: "A payor's recorded consent to be charged later, off-session, on a saved card." },
+  { name: 'Events', description: 'The change log: one event per change, written in the transaction that made it.' },
+  { name: 'Webhooks', description: 'Endpoints the events are delivered to, signed to the Standard Webhooks specification, and their deliveries.' },
+  { name: 'Sandbox clock', description: "A location's own clock while the sandbox processor is in use: moved forward to test every time window." },
+  { name: 'Authentication', description: 'Tokens and the keys that verify them.' },
+  { name: 'Operations', description: 'Probes for orchestrators and load balancers. Metrics are on their own port (METRICS_PORT).' },
+  { name: 'Documentation', description: 'This document.' },
+] as const;
+
+export type ApiTag = (typeof API_TAGS)[number]['name'];
