@@ -130,6 +130,25 @@ describe('every time window, tested by advancing the clock', () => {
   });
 });
 
+describe('the retentions the clock moves (docs/cards-on-file.md)', () => {
+  it('forgets an Idempotency-Key once the clock passes its 24 hours: the same key with another body is a new create, not a 422', async () => {
+    const location = newLocation();
+    const create = (description: string) =>
+      request(testApp.app)
+        .post('/v1/customers')
+        .set({ ...testApp.as(location), 'Idempotency-Key': 'profile-save-1' })
+        .send({ description });
+    const first = await create('ada@example.com').expect(200);
+    await create('grace@example.com').expect(422);
+    await advance(location, DAY + 60).expect(200);
+    const second = await create('grace@example.com').expect(200);
+    expect(second.body.id).not.toBe(first.body.id);
+    // The events kept on real time: advancing deletes none.
+    const history = await request(testApp.app).get(`/v1/customers/${first.body.id}/events`).set(testApp.as(location)).expect(200);
+    expect(history.body.events.map((event: { type: string }) => event.type)).toEqual(['customer.created']);
+  });
+});
+
 describe('without the sandbox processor', () => {
   it('has no clock: 404, and requests run on real time', async () => {
     const real = await startTestApp({ processor: (db) => new GatedProcessor(new SandboxProcessor(db.knex, { latencyMs: 0 })) });
