@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteTemplate } from '../pglite-template';
+import { withNewKey } from '../../../src/platform/secrets/secret-box';
 
 const ROOT = path.resolve(__dirname, '../../..');
 export const BUILT_SERVER = path.join(ROOT, 'dist/src/server.js');
@@ -77,7 +78,30 @@ export interface RunningService {
   stop(): Promise<number | null>;
 }
 
-async function startServiceProcess(command: ServiceCommand, env: Record<string, string>): Promise<RunningService> {
+let sharedKeyringFile: string | undefined;
+/**
+ * One secrets keyring for every service this test process starts on a server
+ * database, as every replica of a deployment shares one: a service started
+ * again on the same database (after a restart, a failover) must open what
+ * the one before sealed, and one with another keyring refuses to start
+ * (docs/runbook.md, Keys in use). Removed when the test process exits.
+ */
+function sharedKeyring(): string {
+  if (sharedKeyringFile === undefined) {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'cpp-keyring-'));
+    sharedKeyringFile = path.join(folder, 'secrets-keyring.json');
+    writeFileSync(sharedKeyringFile, JSON.stringify(withNewKey()), { mode: 0o600 });
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  }
+  return sharedKeyringFile;
+}
+
+async function startServiceProcess(command: ServiceCommand, givenEnv: Record<string, string>): Promise<RunningService> {
+  // A test that names a DATA_DIR or a keyring keeps them: the tests of the keyring's refusals do.
+  const env =
+    givenEnv.DATABASE_URL !== undefined && givenEnv.SECRETS_ENCRYPTION_KEY_FILE === undefined && givenEnv.DATA_DIR === undefined
+      ? { SECRETS_ENCRYPTION_KEY_FILE: sharedKeyring(), ...givenEnv }
+      : givenEnv;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cpp-service-'));
   if (command.migrated === true && env.DATA_DIR === undefined && env.DATABASE_URL === undefined) await seedEmbeddedDatabase(dataDir);
   const child: ChildProcess = spawn(command.file, command.args, {
