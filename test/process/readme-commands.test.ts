@@ -48,7 +48,7 @@ const RUN_BY_CI: Record<string, RegExp> = {
   'npm run openapi:lint': /step "openapi lint" npm run openapi:lint/,
   'npm run openapi:owasp': /step "openapi OWASP rules" npm run openapi:owasp/,
   '.ci/image postgres://postgres@127.0.0.1:5432/payments ~/.cache/customer-payment-profiles-ci':
-    /step "container image" \.ci\/image "\$\{database_url\}" "\$\{ci_cache\}"/,
+    /step "container image" \.ci\/image "\$\{CI_POSTGRES_URL%\/\*\}\/\$\{image_database\}" "\$\{ci_cache\}"/,
 };
 
 /** Lines this file runs. */
