@@ -8,7 +8,7 @@
  *   api/                 how an operation is declared and served
  *   the features         customers, payment-methods, payment-intents, events, webhooks
  *   flows/               work that spans features (customer erasure, the checkout, refunds, the sandbox clock)
- *   api-operations.ts, api-services.ts, docs/, app.ts, server.ts: the assembly
+ *   modules.ts, api-operations.ts, docs/, app.ts, server.ts: the assembly
  *
  * Features stay apart: one reaches another only through that feature's
  * index.ts, and only a feature below it in FEATURE_ORDER, so no two features
@@ -17,18 +17,19 @@
  * @type {import('dependency-cruiser').IConfiguration}
  */
 
-/** What each feature may reach (through its index.ts): the features it builds on. */
-const FEATURE_ORDER = {
-  customers: [],
-  'payment-methods': ['customers'],
-  mandates: ['customers', 'payment-methods'],
-  'payment-intents': ['customers', 'payment-methods', 'mandates'],
-  refunds: ['payment-intents'],
-  events: ['customers'],
-  webhooks: [],
-};
+/**
+ * The features and flows and what each feature may reach (through its
+ * index.ts), read from the one list of modules (src/modules.ts: each
+ * module's folder, layer and reaches), so a module added there is held to
+ * these rules at once. Loaded through tsx, as the sources are TypeScript.
+ */
+const { require: requireTypeScript } = require('tsx/cjs/api');
+const { MODULES } = requireTypeScript('./src/modules.ts', __filename);
+const FEATURE_ORDER = Object.fromEntries(MODULES.filter((module) => module.layer === 'feature').map((module) => [module.folder, [...(module.reaches ?? [])]]));
 const FEATURES = Object.keys(FEATURE_ORDER);
 const anyFeature = `^src/(${FEATURES.join('|')})/`;
+/** Everything below the flows: what must not import one. */
+const BELOW_FLOWS = ['platform', 'change-log', 'auth', 'idempotency', 'payment-processor', 'api', ...FEATURES];
 
 module.exports = {
   forbidden: [
@@ -81,7 +82,7 @@ module.exports = {
       name: 'flows-are-above-features',
       severity: 'error',
       comment: 'flows/ spans features: nothing below it (platform, change-log, auth, api, a feature) may import a flow.',
-      from: { path: '^src/(platform|change-log|auth|idempotency|payment-processor|api|customers|payment-methods|payment-intents|events|webhooks)/' },
+      from: { path: `^src/(${BELOW_FLOWS.join('|')})/` },
       to: { path: '^src/flows/' },
     },
     {
@@ -103,7 +104,7 @@ module.exports = {
       severity: 'error',
       comment: 'A feature or flow declares its own operations; the registry, the document, app.ts and server.ts assemble them.',
       from: { path: `${anyFeature}|^src/flows/` },
-      to: { path: '^src/(api-operations|api-services|app|server)\\.ts$|^src/docs/' },
+      to: { path: '^src/(modules|api-operations|app|server)\\.ts$|^src/docs/' },
     },
   ],
   options: {

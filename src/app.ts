@@ -40,7 +40,7 @@ export interface AppDependencies {
   readiness?: Readiness;
   /** Request timing for /metrics; none when omitted. */
   metrics?: Metrics;
-  /** The feature services the operations call, built once (api-services.ts). */
+  /** The feature services the operations call, built once (src/modules.ts). */
   services: ApiServices;
 }
 

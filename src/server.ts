@@ -5,7 +5,7 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry, register as globalRegistry } from 'prom-client';
 import { createApp } from './app';
-import { createServices } from './api-services';
+import { buildModules } from './modules';
 import { assembleAuth, authSettingsFrom, loadAuthMaterial } from './auth/auth';
 import { loadConfig, type Config } from './platform/config';
 import { useSecretBox, type SecretBox } from './platform/secrets/secret-box';
@@ -18,11 +18,8 @@ import { createHttpServer } from './platform/http/http-server';
 import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-keys.repository';
 import { purgeExpiredEvents } from './change-log/event-retention';
 import { schedulePurge } from './platform/lifecycle/purge-schedule';
-import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
-import { checkoutSweeps } from './flows/checkout/checkout-sweeps';
-import { refundSweeps, sandboxRefundSettlesAfterMs } from './flows/refunds/refund-sweeps';
-import { intentExpirySweep } from './payment-intents/intent-expiry-sweep';
-import { sandboxClockSweep } from './flows/sandbox-clock/sandbox-clock-sweep';
+import { sandboxRefundSettlesAfterMs } from './flows/refunds/refund-sweeps';
+import type { ServiceSettings } from './api/service-settings';
 import { SandboxProcessor } from './payment-processor/sandbox-processor';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { Readiness } from './platform/lifecycle/readiness';
@@ -55,6 +52,34 @@ async function checkDatabase(config: Config, logger: Logger, box: SecretBox): Pr
   }
 }
 
+/** What the modules are told: every value from the parsed configuration (config.ts holds the defaults). */
+function serviceSettingsFrom(config: Config): ServiceSettings {
+  return {
+    paymentCurrencies: config.PAYMENT_CURRENCIES,
+    sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
+    maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
+    captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
+    processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
+    refundWindowDays: config.REFUND_WINDOW_DAYS,
+    intentExpiryHours: config.INTENT_EXPIRY_HOURS,
+    overcaptureMaxPercent: config.OVERCAPTURE_MAX_PERCENT,
+    webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
+    ...(config.WEBHOOK_DELIVERY
+      ? {
+          webhookDelivery: {
+            retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE,
+            timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+            pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+            concurrency: config.WEBHOOK_CONCURRENCY,
+            disableAfterMs: config.WEBHOOK_DISABLE_AFTER_DAYS * 24 * 60 * 60 * 1000,
+            allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+          },
+        }
+      : {}),
+  };
+}
+
 const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60 * 1000;
 const EVENT_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -82,22 +107,8 @@ async function runWorker(config: Config, logger: Logger, box: SecretBox): Promis
     latencyMs: config.SANDBOX_LATENCY_MS,
     refundSettlesAfterMs: sandboxRefundSettlesAfterMs(config.SANDBOX_ASYNC_REFUND_SECONDS),
   });
-  // Built once: the app's operations and the checkout's sweeps use the same services.
-  const services = createServices(
-    {
-      paymentCurrencies: config.PAYMENT_CURRENCIES,
-      sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
-      maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
-      captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
-      processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
-      refundWindowDays: config.REFUND_WINDOW_DAYS,
-      intentExpiryHours: config.INTENT_EXPIRY_HOURS,
-      overcaptureMaxPercent: config.OVERCAPTURE_MAX_PERCENT,
-      webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-      webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
-    },
-    { db: knex, processor, logger },
-  );
+  // Built once (src/modules.ts): the app's operations and the work beside them use the same services.
+  const { services, background } = buildModules({ db: knex, processor, logger, settings: serviceSettingsFrom(config) });
   const app = createApp({
     db: knex,
     logger,
@@ -123,12 +134,6 @@ async function runWorker(config: Config, logger: Logger, box: SecretBox): Promis
       },
     },
   });
-  const sweeps = checkoutSweeps(knex, services.checkout, logger, {
-    processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
-  });
-  const refundSweep = refundSweeps(knex, services.refund, logger);
-  const expirySweep = intentExpirySweep(knex, services.paymentIntents, logger);
-  const clockSweep = services.sandboxClock === undefined ? undefined : sandboxClockSweep(knex, services.sandboxClock, logger);
   const server = createHttpServer(app, {
     headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
@@ -138,16 +143,6 @@ async function runWorker(config: Config, logger: Logger, box: SecretBox): Promis
   // Several replicas purging idempotency keys at once is harmless; expired events are purged by one at a time (event-retention.ts).
   schedulePurge(logger, 'expired idempotency keys', IDEMPOTENCY_PURGE_INTERVAL_MS, () => purgeExpiredIdempotencyKeys(knex));
   schedulePurge(logger, 'expired events', EVENT_PURGE_INTERVAL_MS, () => purgeExpiredEvents(knex, config.EVENT_RETENTION_DAYS));
-  const dispatcher = config.WEBHOOK_DELIVERY
-    ? new WebhookDispatcher(knex, logger, {
-        retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE,
-        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-        pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-        concurrency: config.WEBHOOK_CONCURRENCY,
-        disableAfterMs: config.WEBHOOK_DISABLE_AFTER_DAYS * 24 * 60 * 60 * 1000,
-        allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-      })
-    : undefined;
   const metricsServer = config.METRICS_PORT > 0 && cluster.isPrimary ? createMetricsServer(registryCollector(metrics.registry)) : undefined;
   stopGracefullyOnSignals({
     server,
@@ -158,18 +153,14 @@ async function runWorker(config: Config, logger: Logger, box: SecretBox): Promis
     timeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     alsoClose: metricsServer ? [metricsServer] : [],
     // Tracing last: it flushes the spans of what the others did.
-    background: [...(dispatcher ? [dispatcher] : []), sweeps, refundSweep, expirySweep, ...(clockSweep ? [clockSweep] : []), ...(tracing ? [tracing] : [])],
+    background: [...background, ...(tracing ? [tracing] : [])],
   });
   metricsServer?.listen(config.METRICS_PORT, config.HOST);
   server.listen(config.PORT, config.HOST, () => {
     // The bound port, which differs from PORT when PORT=0 asks for any free one.
     const { port } = server.address() as AddressInfo;
     logger.info({ port, host: config.HOST, database: kind, metricsPort: metricsServer ? config.METRICS_PORT : undefined }, 'listening');
-    dispatcher?.start();
-    sweeps.start();
-    refundSweep.start();
-    expirySweep.start();
-    clockSweep?.start();
+    for (const work of background) work.start();
   });
 }
 

@@ -8,18 +8,10 @@ import { claimDueDeliveries, fanOutEvents, type ClaimedDelivery } from './webhoo
 import { updateEndpoint } from './webhook-endpoints.repository';
 import { sendWebhook, type SendOutcome } from './webhook-sender';
 import { webhookHeaders } from './webhook-signature';
+import type { WebhookDeliverySettings } from '../api/service-settings';
 
-export interface DispatcherSettings {
-  /** Seconds before each retry (WEBHOOK_RETRY_SCHEDULE); one attempt plus one per entry. */
-  retryScheduleSeconds: readonly number[];
-  timeoutMs: number;
-  pollIntervalMs: number;
-  /** Deliveries in flight in this process (at most 4 of them to one endpoint). */
-  concurrency: number;
-  /** An endpoint failing every attempt for this long is disabled. */
-  disableAfterMs: number;
-  allowPrivateTargets: boolean;
-}
+/** The settings of WEBHOOK_*, declared with the others a module is given. */
+export type DispatcherSettings = WebhookDeliverySettings;
 
 /** In flight to one endpoint from one process: a slow endpoint holds at most these slots, never all of them. */
 export const MAX_IN_FLIGHT_PER_ENDPOINT = 4;

@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import { createApp } from '../../src/app';
-import { createServices } from '../../src/api-services';
+import { buildModules } from '../../src/modules';
 import { loadConfig } from '../../src/platform/config';
 import type { ApiClient } from '../../src/auth/api-clients';
 import { assembleAuth, type AuthSettings } from '../../src/auth/auth';
@@ -119,8 +119,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const processor =
     options.processor?.(db) ??
     new SandboxProcessor(db.knex, { latencyMs: 0, refundSettlesAfterMs: sandboxRefundSettlesAfterMs(defaults.SANDBOX_ASYNC_REFUND_SECONDS) });
-  const services = createServices(
-    {
+  const { services } = buildModules({
+    db: db.knex,
+    processor,
+    logger,
+    settings: {
       paymentCurrencies: defaults.PAYMENT_CURRENCIES,
       sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? defaults.SESSION_SECRET_TTL_SECONDS,
       maxCardsPerCustomer: options.maxCardsPerCustomer ?? defaults.MAX_CARDS_PER_CUSTOMER,
@@ -133,8 +136,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation ?? defaults.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
       sandboxClockCacheMs: options.sandboxClockCacheMs ?? 10,
     },
-    { db: db.knex, processor, logger },
-  );
+  });
 
   return {
     app: withContractCheck(

@@ -2,9 +2,7 @@ import type { Knex } from 'knex';
 import { clockNow, inClock } from '../../platform/clock/location-clock';
 import type { SandboxClocks } from '../../platform/clock/sandbox-clocks';
 import { DomainError } from '../../platform/errors/domain-error';
-
-/** A time-bound rule, run for one location on its clock: answers how many records it moved (0 when none was due). */
-export type TimeRule = (db: Knex, locationId: string) => Promise<number>;
+import type { TimedRule } from '../../api/module';
 
 /** A location's clock as the API answers it. */
 export interface ClockReading {
@@ -19,16 +17,15 @@ const MAX_TURNS = 100;
  * The sandbox clock of a location (docs/cards-on-file.md): its reading, its
  * advance, and the time-bound rules run on it (the capture window, the
  * recovery of PROCESSING, the intents' expiry, the sandbox's refunds
- * answered later), given by the
- * composition root (api-services.ts) so that this flow needs none of the
- * flows and features that own them. An advance answers once every rule due
+ * answered later), every module's timed rules (src/modules.ts), so that
+ * this flow needs none of the flows and features that own them. An advance answers once every rule due
  * by the new time has run for that location; between advances the same
  * rules run on every advanced clock every few seconds (sandbox-clock-sweep.ts).
  */
 export class SandboxClockFlow {
   constructor(
     readonly clocks: SandboxClocks,
-    private readonly rules: readonly TimeRule[],
+    readonly rules: readonly TimedRule[],
   ) {}
 
   async read(locationId: string): Promise<ClockReading> {
@@ -53,7 +50,7 @@ export class SandboxClockFlow {
   runRules(db: Knex, locationId: string, offsetMs: number): Promise<void> {
     return inClock(offsetMs, async () => {
       for (const rule of this.rules) {
-        for (let turn = 0; turn < MAX_TURNS && (await rule(db, locationId)) > 0; turn += 1);
+        for (let turn = 0; turn < MAX_TURNS && (await rule.run(db, locationId)) > 0; turn += 1);
       }
     });
   }

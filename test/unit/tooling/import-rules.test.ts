@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { MODULES } from '../../../src/modules';
 
 /**
  * The import rules of `.dependency-cruiser.cjs` (run by `npm run lint:imports`
@@ -34,6 +35,27 @@ function writeTree(files: Record<string, string>): string {
 }
 
 describe('the import rules', () => {
+  it('are read from the one list of modules: every feature there is held to them (a flow imported from any feature fails)', async () => {
+    const features = MODULES.filter((module) => module.layer === 'feature');
+    expect(features.map((module) => module.folder)).toEqual(expect.arrayContaining(['mandates', 'refunds']));
+    const root = writeTree({
+      'src/flows/checkout/checkout.flow.ts': 'export const flow = 1;\n',
+      ...Object.fromEntries(
+        features.map((module) => [
+          `src/${module.folder}/uses-a-flow.ts`,
+          "import { flow } from '../flows/checkout/checkout.flow';\nexport const used = flow;\n",
+        ]),
+      ),
+    });
+    try {
+      const { exitCode, output } = await cruise(root);
+      expect(exitCode).not.toBe(0);
+      for (const module of features) expect(output).toContain(`src/${module.folder}/uses-a-flow.ts`);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('hold on this tree', async () => {
     expect(await cruise(ROOT)).toMatchObject({ exitCode: 0 });
   }, 60_000);

@@ -1,0 +1,13 @@
+import { defineModule } from '../api/module';
+import { customersOperations } from './customers.operations';
+import { CustomersService } from './customers.service';
+
+/** Payor records: the bottom feature, reaching no other. */
+export const customersModule = defineModule({
+  key: 'customers',
+  folder: 'customers',
+  layer: 'feature',
+  reaches: [],
+  build: () => new CustomersService(),
+  operations: customersOperations,
+});

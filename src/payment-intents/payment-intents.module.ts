@@ -1,0 +1,29 @@
+import { defineModule } from '../api/module';
+import { paymentIntentsOperations } from './payment-intents.operations';
+import { PaymentIntentsService } from './payment-intents.service';
+
+/** Often enough that an intent expires within a minute of its deadline, a skipped turn or two included. */
+export const INTENT_EXPIRY_SWEEP_MS = 15_000;
+
+/** The payment intent as a record: create, read, list, update, and its expiry. */
+export const paymentIntentsModule = defineModule({
+  key: 'paymentIntents',
+  folder: 'payment-intents',
+  layer: 'feature',
+  reaches: ['customers', 'payment-methods', 'mandates'],
+  build: ({ settings }) =>
+    new PaymentIntentsService({
+      currencies: settings.paymentCurrencies,
+      sessionSecretTtlMs: settings.sessionSecretTtlSeconds * 1000,
+      expiryHours: settings.intentExpiryHours,
+    }),
+  operations: paymentIntentsOperations,
+  timedRules: (paymentIntents) => [
+    {
+      what: 'unpaid payment intents expired',
+      everyMs: INTENT_EXPIRY_SWEEP_MS,
+      atStart: true,
+      run: (db, locationId) => paymentIntents.expireDue(db, locationId),
+    },
+  ],
+});
