@@ -14,6 +14,7 @@ export default tseslint.config(
         require: 'readonly',
         module: 'writable',
         __dirname: 'readonly',
+        __filename: 'readonly',
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
         fetch: 'readonly',
@@ -25,7 +26,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.cli.ts', '**/*.js'],
+    files: ['**/*.cli.ts', '**/*.js', '**/*.cjs'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   // One way to the database: Knex's builder for lists and pages, named prepared
