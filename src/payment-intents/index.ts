@@ -1,8 +1,11 @@
 /**
  * What the payment-intents feature offers the flows and the feature above it
- * (the checkout, refunds): the record's reads and locks, move(), the one way
- * any intent changes status, and the statuses the status table lets an
- * operation act in. Nothing else of the feature is imported from outside it.
+ * (the checkout, refunds): the record's reads and locks, move(), the way one
+ * intent changes status (the customer erasure's cancel of all of a
+ * customer's intents is one statement, whose from-statuses the same status
+ * table gives: statusesMovedBy('erasure', 'CANCELED')), and the statuses the
+ * status table lets an operation act in. Nothing else of the feature is
+ * imported from outside it.
  */
 export { mandateOfIntent } from './intent-mandate';
 export { move, notTheCustomersCard, refuseUnless, statusConflict, type IntentStep } from './payment-intent-moves';

@@ -15,6 +15,15 @@ export const REFUND_MOVES = [
 
 export type SettledRefundStatus = (typeof REFUND_MOVES)[number]['to'];
 
+/** The status a refund is made in: its amount is taken from the intent's refundable amount at once. */
+export const REFUND_CREATED_STATUS = 'PENDING' satisfies RefundStatus;
+
+/** The statuses a refund can still move from (the table's `from`s): what its guards and its sweep ask for. */
+export const REFUND_UNSETTLED_STATUSES: readonly RefundStatus[] = [...new Set(REFUND_MOVES.map((move) => move.from))];
+
+/** Those statuses as an SQL list for a statement's text (`status in ('PENDING')`): a constant, so a partial index on it is used. */
+export const REFUND_UNSETTLED_SQL = REFUND_UNSETTLED_STATUSES.map((status) => `'${status}'`).join(', ');
+
 /** The event of a refund's move to `to`. */
 export function refundEventOf(to: SettledRefundStatus): EventType {
   return REFUND_MOVES.find((move) => move.to === to)!.event;

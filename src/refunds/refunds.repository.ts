@@ -6,7 +6,7 @@ import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import { runSweep, sweepStatement } from '../platform/db/sweep-statement';
 import type { RefundRecord } from './refund-record';
-import { refundEventOf, type RefundReason, type RefundStatus, type SettledRefundStatus } from './refund-status';
+import { REFUND_CREATED_STATUS, REFUND_UNSETTLED_SQL, refundEventOf, type RefundReason, type RefundStatus, type SettledRefundStatus } from './refund-status';
 import { toRefund } from './refunds.schemas';
 
 export type { RefundRecord } from './refund-record';
@@ -70,7 +70,7 @@ const CREATE_REFUND = statementRecordingEvent('create_refund', {
    ),
    made as (
      insert into ${TABLE} (location_id, id, payment_intent_id, amount, reason, status, created_at, updated_at)
-     select taken.location_id, @id, @payment_intent_id, @amount, @reason, 'PENDING', @created_at, @created_at from taken
+     select taken.location_id, @id, @payment_intent_id, @amount, @reason, '${REFUND_CREATED_STATUS}', @created_at, @created_at from taken
      returning ${COLUMNS.join(', ')}
    ),
    made_for as (select made.location_id, taken.customer_id from made, taken)`,
@@ -90,7 +90,7 @@ export async function createPendingRefund(
     paymentIntentId: refund.paymentIntentId,
     amount: refund.amount,
     reason: refund.reason,
-    status: 'PENDING',
+    status: REFUND_CREATED_STATUS,
     failureCode: null,
     createdAt,
     updatedAt: createdAt,
@@ -121,7 +121,7 @@ export async function createPendingRefund(
 const SETTLE_REFUND = statementRecordingEvent('settle_refund', {
   write: `settled as (
      update ${TABLE} set status = @status, failure_code = @failure_code, updated_at = now()
-      where location_id = @location_id and id = @id and status = 'PENDING'
+      where location_id = @location_id and id = @id and status in (${REFUND_UNSETTLED_SQL})
       returning ${COLUMNS.join(', ')}
    ),
    given_back as (
@@ -149,7 +149,7 @@ export async function settleRefund(
     write.db,
     SETTLE_REFUND,
     { location_id: write.locationId, id: refund.id, status: to, failure_code: failureCode },
-    { origin: write.origin, type: refundEventOf(to), object, previous: { status: 'PENDING' } },
+    { origin: write.origin, type: refundEventOf(to), object, previous: { status: refund.status } },
   );
   return row === undefined ? undefined : toRecord(row);
 }
@@ -178,7 +178,7 @@ export async function listRefunds(
 const PENDING_REFUNDS = sweepStatement(
   'pending_refunds',
   `select ${COLUMNS.join(', ')} from ${TABLE}`,
-  "status = 'PENDING' and updated_at < now() - make_interval(secs => ?)",
+  `status in (${REFUND_UNSETTLED_SQL}) and updated_at < now() - make_interval(secs => ?)`,
   'updated_at',
 );
 
