@@ -92,13 +92,27 @@ const DELETE_DEFAULTS_OF_CARD = preparedStatement(
    returning payment_method_id, context_name`,
 );
 
-/** Removes the defaults bound to a card (before the card itself goes), answering them. */
+const LOCK_DEFAULTS_OF_CUSTOMER = preparedStatement(
+  'lock_defaults_of_customer',
+  'select context_name from default_payment_methods where location_id = ? and customer_id = ? order by context_name for update',
+);
+
+/**
+ * Removes the defaults bound to a card (after the card is locked, before it
+ * goes), answering them. Every binding of the customer is locked first, in
+ * context order: two deletes of the customer's cards then take the bindings
+ * one after the other, where each deleting only its card's could meet the
+ * other halfway, a set-default having moved a binding from one card to the
+ * other between their two reads (docs/decisions.md, One lock order). The
+ * delete then reads the bindings as they are once locked.
+ */
 export async function deleteDefaultsOfCard(
   trx: Knex.Transaction,
   locationId: string,
   customerId: string,
   paymentMethodId: string,
 ): Promise<DefaultPaymentMethodRecord[]> {
+  await runPrepared(trx, LOCK_DEFAULTS_OF_CUSTOMER, [locationId, customerId]);
   return (await runPrepared<DefaultRow>(trx, DELETE_DEFAULTS_OF_CARD, [locationId, customerId, paymentMethodId])).map(toRecord);
 }
 
