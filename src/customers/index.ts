@@ -4,5 +4,5 @@
  * and the erasure's steps on the customer's own rows. Nothing else of the
  * feature is imported from outside it.
  */
-export { customerExists, deleteCustomerLeavingItsId, isOrWasCustomer, lockCustomer } from './customers.repository';
+export { customerExists, eraseCustomerLeavingItsId, isOrWasCustomer, lockCustomerForErasure } from './customers.face';
 export { customerDeletedResponseSchema, customerIdParamsSchema, customerIdPathParameter } from './customers.schemas';

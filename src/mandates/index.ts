@@ -5,5 +5,5 @@
  * imported from outside it.
  */
 export { STANDING_INSTRUCTION_TYPES, type MandateCard, type MandateRecord, type StandingInstructionType } from './mandate-record';
-export { activeMandatesOfCustomer, findMandate, forgetConsentsOfCustomer, revokeMandate } from './mandates.repository';
+export { mandateForCharge, revokeAndScrubMandatesOf } from './mandates.face';
 export type { MandatesService } from './mandates.service';

@@ -19,7 +19,7 @@ export {
   type IntentChanges,
   type LatestPayment,
   type PaymentIntentRecord,
-} from './payment-intents.repository';
+} from './payment-intents.face';
 export {
   cancelPaymentIntentRequestSchema,
   capturePaymentIntentRequestSchema,

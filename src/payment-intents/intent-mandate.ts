@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { customerExists } from '../customers';
-import { findMandate, type MandateRecord } from '../mandates';
+import { mandateForCharge, type MandateRecord } from '../mandates';
 import { DomainError } from '../platform/errors/domain-error';
 
 /** What an intent says of the charge's mandate, as a create, an update or a confirm would leave it. */
@@ -27,7 +27,7 @@ export async function mandateOfIntent(db: Knex, terms: MandateTerms): Promise<Ma
       message: "Required with offSession: true: the ACTIVE mandate of the intent's customer the charge is made under.",
     });
   }
-  const mandate = terms.customerId === null ? undefined : await findMandate(db, terms.locationId, terms.customerId, terms.mandateId);
+  const mandate = terms.customerId === null ? undefined : await mandateForCharge(db, terms.locationId, terms.customerId, terms.mandateId);
   // A customer never seen and one erased answer alike, before anything of their mandates (docs/cards-on-file.md, After an erasure).
   if (mandate === undefined && terms.customerId !== null && !(await customerExists(db, terms.locationId, terms.customerId))) {
     throw new DomainError('CUSTOMER_NOT_FOUND', { fieldName: 'customerId' });

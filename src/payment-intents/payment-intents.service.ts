@@ -4,7 +4,7 @@ import type { SessionGrant } from '../auth/session-grant';
 import { recordEvents } from '../change-log/record-events';
 import { serviceWrite, type WriteContext } from '../change-log/write-context';
 import { customerExists } from '../customers';
-import { lockPaymentMethod } from '../payment-methods';
+import { lockCardForPayment } from '../payment-methods';
 import { clockNow } from '../platform/clock/location-clock';
 import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
@@ -151,7 +151,7 @@ export class PaymentIntentsService {
       if (customerId !== intent.customerId && input.paymentMethodId === undefined) wanted.paymentMethodId = null;
       if (
         input.paymentMethodId != null &&
-        (customerId === null || (await lockPaymentMethod(trx, locationId, customerId, input.paymentMethodId)) === undefined)
+        (customerId === null || (await lockCardForPayment(trx, locationId, customerId, input.paymentMethodId)) === undefined)
       ) {
         throw notTheCustomersCard();
       }

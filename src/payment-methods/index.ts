@@ -4,6 +4,5 @@
  * the customer's cards and defaults. Nothing else of the feature is imported
  * from outside it.
  */
-export { deleteCardsOfCustomer, lockPaymentMethod } from './payment-methods.repository';
-export { deleteDefaultsOfCustomer, findDefaultPaymentMethod } from './default-payment-methods.repository';
+export { defaultCardOf, eraseCardsOf, lockCardForPayment } from './payment-methods.face';
 export { contextNameSchema, toPaymentMethodData } from './payment-methods.schemas';

@@ -4,6 +4,6 @@
  * sweep's read. Nothing else of the feature is imported from outside it.
  */
 export { REFUND_MOVES, refundLifecycle, type RefundReason } from './refund-status';
-export { createPendingRefund, pendingRefunds, settleRefund, type RefundRecord } from './refunds.repository';
+export { createPendingRefund, pendingRefunds, settleRefund, type RefundRecord } from './refunds.face';
 export { createRefundRequestSchema, refundSchema, toRefund, type CreateRefundInput } from './refunds.schemas';
 export type { RefundsService } from './refunds.service';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { MandateRecord } from '../../mandates';
 import { notTheCustomersCard, type PaymentIntentRecord } from '../../payment-intents';
-import { findDefaultPaymentMethod, lockPaymentMethod } from '../../payment-methods';
+import { defaultCardOf, lockCardForPayment } from '../../payment-methods';
 import { DomainError } from '../../platform/errors/domain-error';
 
 /** What a charge needs of the card it is made on. */
@@ -31,7 +31,7 @@ export async function cardToCharge(
   const { locationId, customerId } = intent;
   let cardId = named ?? intent.paymentMethodId ?? mandate?.paymentMethodId ?? null;
   if (cardId === null && intent.contextName !== null && customerId !== null) {
-    cardId = (await findDefaultPaymentMethod(trx, locationId, customerId, intent.contextName))?.binding?.paymentMethodId ?? null;
+    cardId = (await defaultCardOf(trx, locationId, customerId, intent.contextName)) ?? null;
   }
   if (cardId === null) {
     throw new DomainError('VALIDATION_FAILED', {
@@ -43,7 +43,7 @@ export async function cardToCharge(
   if (offSessionMandate !== undefined && cardId !== offSessionMandate.paymentMethodId) {
     throw new DomainError('VALIDATION_FAILED', { fieldName: 'paymentMethodId', message: "An off-session charge is made on its mandate's card only." });
   }
-  const saved = customerId === null ? undefined : await lockPaymentMethod(trx, locationId, customerId, cardId);
+  const saved = customerId === null ? undefined : await lockCardForPayment(trx, locationId, customerId, cardId);
   if (saved !== undefined) return { id: saved.id, brand: saved.cardBrand, lastFour: saved.lastFour, expMonth: saved.expMonth, expYear: saved.expYear };
   if (offSessionMandate?.card != null) return { id: cardId, ...offSessionMandate.card };
   throw notTheCustomersCard();

@@ -2,11 +2,11 @@ import type { Knex } from 'knex';
 import { erasePersonalDataFromEvents } from '../../change-log/event-erasure';
 import { recordEvents, type EventToRecord } from '../../change-log/record-events';
 import type { WriteContext } from '../../change-log/write-context';
-import { deleteCustomerLeavingItsId, lockCustomer } from '../../customers';
-import { activeMandatesOfCustomer, forgetConsentsOfCustomer, revokeMandate } from '../../mandates';
+import { eraseCustomerLeavingItsId, lockCustomerForErasure } from '../../customers';
+import { revokeAndScrubMandatesOf } from '../../mandates';
 import { forgetAnswersNaming } from '../../idempotency/idempotency-keys.repository';
 import { eraseIntentsOfCustomer, toPaymentIntentEventObject } from '../../payment-intents';
-import { deleteCardsOfCustomer, deleteDefaultsOfCustomer, toPaymentMethodData } from '../../payment-methods';
+import { eraseCardsOf, toPaymentMethodData } from '../../payment-methods';
 import { clockNow } from '../../platform/clock/location-clock';
 import { inTransaction } from '../../platform/db/in-transaction';
 import { DomainError } from '../../platform/errors/domain-error';
@@ -28,17 +28,14 @@ export class CustomerErasureFlow {
   async erase(write: WriteContext, id: string): Promise<void> {
     const { locationId } = write;
     await inTransaction(write.db, async (trx: Knex.Transaction) => {
-      if ((await lockCustomer(trx, locationId, id)) === undefined) throw new DomainError('CUSTOMER_NOT_FOUND');
-      const defaults = await deleteDefaultsOfCustomer(trx, locationId, id);
-      const cards = await deleteCardsOfCustomer(trx, locationId, id);
+      if (!(await lockCustomerForErasure(trx, locationId, id))) throw new DomainError('CUSTOMER_NOT_FOUND');
+      const { defaults, cards } = await eraseCardsOf(trx, locationId, id);
       const { intentIds, canceled } = await eraseIntentsOfCustomer(trx, locationId, id);
-      const revokedAt = clockNow();
-      for (const mandate of await activeMandatesOfCustomer(trx, locationId, id)) await revokeMandate({ ...write, db: trx }, mandate, revokedAt);
-      await forgetConsentsOfCustomer(trx, locationId, id);
+      await revokeAndScrubMandatesOf({ ...write, db: trx }, id, clockNow());
       // After the revocations: their events are scrubbed with the rest.
       await erasePersonalDataFromEvents(trx, locationId, id, intentIds);
       await forgetAnswersNaming(trx, locationId, [id, ...intentIds]);
-      await deleteCustomerLeavingItsId(trx, locationId, id);
+      await eraseCustomerLeavingItsId(trx, locationId, id);
 
       const changes: EventToRecord[] = [
         ...defaults.map((binding): EventToRecord => ({ type: 'default_payment_method.removed', customerId: id, object: binding, previous: null })),
