@@ -19,7 +19,7 @@ import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-keys.repo
 import { purgeExpiredEvents } from './change-log/event-retention';
 import { schedulePurge } from './platform/lifecycle/purge-schedule';
 import { sandboxRefundSettlesAfterMs } from './flows/refunds/refund-sweeps';
-import type { ServiceSettings } from './api/service-settings';
+import { serviceSettingsFrom } from './api/service-settings';
 import { SandboxProcessor } from './payment-processor/sandbox-processor';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';
 import { Readiness } from './platform/lifecycle/readiness';
@@ -50,34 +50,6 @@ async function checkDatabase(config: Config, logger: Logger, box: SecretBox): Pr
   } finally {
     await knex.destroy();
   }
-}
-
-/** What the modules are told: every value from the parsed configuration (config.ts holds the defaults). */
-function serviceSettingsFrom(config: Config): ServiceSettings {
-  return {
-    paymentCurrencies: config.PAYMENT_CURRENCIES,
-    sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
-    maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
-    captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
-    processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
-    refundWindowDays: config.REFUND_WINDOW_DAYS,
-    intentExpiryHours: config.INTENT_EXPIRY_HOURS,
-    overcaptureMaxPercent: config.OVERCAPTURE_MAX_PERCENT,
-    webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-    webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
-    ...(config.WEBHOOK_DELIVERY
-      ? {
-          webhookDelivery: {
-            retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE,
-            timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-            pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
-            concurrency: config.WEBHOOK_CONCURRENCY,
-            disableAfterMs: config.WEBHOOK_DISABLE_AFTER_DAYS * 24 * 60 * 60 * 1000,
-            allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-          },
-        }
-      : {}),
-  };
 }
 
 const IDEMPOTENCY_PURGE_INTERVAL_MS = 15 * 60 * 1000;

@@ -1,3 +1,5 @@
+import type { Config } from '../platform/config';
+
 /** What the feature services are told: every value from the parsed configuration (config.ts holds the defaults). */
 export interface ServiceSettings {
   /** PAYMENT_CURRENCIES: ISO 4217 codes payment intents may use. */
@@ -37,4 +39,32 @@ export interface WebhookDeliverySettings {
   /** An endpoint failing every attempt for this long is disabled. */
   disableAfterMs: number;
   allowPrivateTargets: boolean;
+}
+
+/** What the modules are told: every value from the parsed configuration (config.ts holds the defaults). */
+export function serviceSettingsFrom(config: Config): ServiceSettings {
+  return {
+    paymentCurrencies: config.PAYMENT_CURRENCIES,
+    sessionSecretTtlSeconds: config.SESSION_SECRET_TTL_SECONDS,
+    maxCardsPerCustomer: config.MAX_CARDS_PER_CUSTOMER,
+    captureWindowSeconds: config.CAPTURE_WINDOW_SECONDS,
+    processingRecoverySeconds: config.PROCESSING_RECOVERY_SECONDS,
+    refundWindowDays: config.REFUND_WINDOW_DAYS,
+    intentExpiryHours: config.INTENT_EXPIRY_HOURS,
+    overcaptureMaxPercent: config.OVERCAPTURE_MAX_PERCENT,
+    webhookAllowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+    webhookMaxEndpointsPerLocation: config.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
+    ...(config.WEBHOOK_DELIVERY
+      ? {
+          webhookDelivery: {
+            retryScheduleSeconds: config.WEBHOOK_RETRY_SCHEDULE,
+            timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+            pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS,
+            concurrency: config.WEBHOOK_CONCURRENCY,
+            disableAfterMs: config.WEBHOOK_DISABLE_AFTER_DAYS * 24 * 60 * 60 * 1000,
+            allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+          },
+        }
+      : {}),
+  };
 }

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { createApp } from '../../src/app';
 import { buildModules } from '../../src/modules';
+import { serviceSettingsFrom } from '../../src/api/service-settings';
 import { loadConfig } from '../../src/platform/config';
 import type { ApiClient } from '../../src/auth/api-clients';
 import { assembleAuth, type AuthSettings } from '../../src/auth/auth';
@@ -124,14 +125,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     processor,
     logger,
     settings: {
-      paymentCurrencies: defaults.PAYMENT_CURRENCIES,
+      ...serviceSettingsFrom(defaults),
       sessionSecretTtlSeconds: options.sessionSecretTtlSeconds ?? defaults.SESSION_SECRET_TTL_SECONDS,
       maxCardsPerCustomer: options.maxCardsPerCustomer ?? defaults.MAX_CARDS_PER_CUSTOMER,
       captureWindowSeconds: options.captureWindowSeconds ?? defaults.CAPTURE_WINDOW_SECONDS,
-      processingRecoverySeconds: defaults.PROCESSING_RECOVERY_SECONDS,
-      refundWindowDays: defaults.REFUND_WINDOW_DAYS,
-      intentExpiryHours: defaults.INTENT_EXPIRY_HOURS,
-      overcaptureMaxPercent: defaults.OVERCAPTURE_MAX_PERCENT,
       webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? defaults.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       webhookMaxEndpointsPerLocation: options.webhookMaxEndpointsPerLocation ?? defaults.WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
       sandboxClockCacheMs: options.sandboxClockCacheMs ?? 10,
