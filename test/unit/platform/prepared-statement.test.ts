@@ -1,6 +1,7 @@
 import knexFactory from 'knex';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../../../src/platform/db/prepared-statement';
 import { inClock } from '../../../src/platform/clock/location-clock';
+import { runSweep, sweepStatement } from '../../../src/platform/db/sweep-statement';
 import { pgDriver, withSqlDriver } from '../../../src/platform/db/sql-driver';
 import { openTestDatabase } from '../../support/test-database';
 
@@ -90,6 +91,27 @@ describe("a statement on a location's sandbox clock", () => {
     // On real time the statement runs as declared.
     await runNamed(knex, CLOCKED, { a: 1, b: 2 });
     expect(sent[1]).toEqual({ name: 'unit_on_clock', text: CLOCKED.positionalText, values: [1, 2] });
+  });
+
+  it('moves now() in every kind of statement: one with ? placeholders, and a sweep across locations or at one (its location bound after)', async () => {
+    const { knex, sent } = stubbedKnex(true);
+    const plain = preparedStatement('unit_on_clock_plain', 'select ? as a where now() > ?');
+    await inClock(1000, () => runPrepared(knex, plain, [1, '2026-01-01']));
+    expect(sent.at(-1)).toEqual({
+      name: 'unit_on_clock_plain__on_clock',
+      text: "select $1 as a where (now() + $2::bigint * interval '1 millisecond') > $3",
+      values: [1, 1000, '2026-01-01'],
+    });
+    const sweep = sweepStatement('unit_on_clock_sweep', 'select id from t', 'due_at <= now()', 'due_at');
+    await inClock(2000, () => runSweep(knex, sweep, [], 5, 'loc-1'));
+    expect(sent.at(-1)).toEqual({
+      name: 'unit_on_clock_sweep_at__on_clock',
+      text: "select id from t where due_at <= (now() + $1::bigint * interval '1 millisecond') and location_id = $2 order by due_at limit $3",
+      values: [2000, 'loc-1', 5],
+    });
+    // Across locations it runs on real time: the sweep of every location is not inside any location's clock.
+    await runSweep(knex, sweep, [], 5);
+    expect(sent.at(-1)).toEqual({ name: 'unit_on_clock_sweep', text: 'select id from t where due_at <= now() order by due_at limit $1', values: [5] });
   });
 
   it('reads the clock on PostgreSQL (PGlite), on the pool and in a transaction', async () => {
