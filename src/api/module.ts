@@ -53,6 +53,14 @@ export interface ModuleDescriptor<Key extends string = string, Service = unknown
   layer: 'feature' | 'flow';
   /** For a feature: the features below it it may reach, through their index.ts. */
   reaches?: readonly string[];
+  /** For a feature: the tables it keeps; its SQL touches these alone, but for its `crossings`. */
+  tables?: readonly string[];
+  /**
+   * Where one round trip across two features' tables is worth it, declared
+   * once with the reason: a feature's SQL naming another's table without
+   * an entry here fails test/unit/tooling/sql-crossings.test.ts.
+   */
+  crossings?: readonly SqlCrossing[];
   /** Its service (or flow), built once for the process; `timedRules` are every module's before it in the list. */
   build(parts: ModuleParts, timedRules: readonly TimedRule[]): Service;
   /** Its /v1 operations, handled by its service (and those of the modules they name). */
@@ -61,6 +69,12 @@ export interface ModuleDescriptor<Key extends string = string, Service = unknown
   timedRules?(service: Service, parts: ModuleParts): TimedRule[];
   /** Work of its own beside the requests (the webhook dispatcher, the sandbox clock's sweep). */
   background?(service: Service, parts: ModuleParts): BackgroundWork[];
+}
+
+/** A statement of a feature that reads or writes another feature's table, and why one round trip is worth it. */
+export interface SqlCrossing {
+  table: string;
+  why: string;
 }
 
 /** Declares a module, keeping its key's and service's types for the registry's ApiServices. */

@@ -8,6 +8,7 @@ export const customersModule = defineModule({
   folder: 'customers',
   layer: 'feature',
   reaches: [],
+  tables: ['customers', 'erased_customers', 'customer_reference_duplicates'],
   build: () => new CustomersService(),
   operations: customersOperations,
 });

@@ -8,6 +8,7 @@ export const eventsModule = defineModule({
   folder: 'events',
   layer: 'feature',
   reaches: ['customers'],
+  tables: [],
   build: () => new EventsService(),
   operations: eventsOperations,
 });

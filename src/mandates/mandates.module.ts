@@ -8,6 +8,14 @@ export const mandatesModule = defineModule({
   folder: 'mandates',
   layer: 'feature',
   reaches: ['customers', 'payment-methods'],
+  tables: ['mandates'],
+  crossings: [
+    {
+      table: 'payment_methods',
+      why: "A mandate is made on a saved card of its customer, read and kept (brand, last four, expiry) in the insert's own statement.",
+    },
+    { table: 'customers', why: "A charge's mandate is read only while its customer exists: an erased customer's mandates are read through no one." },
+  ],
   build: () => new MandatesService(),
   operations: mandatesOperations,
 });

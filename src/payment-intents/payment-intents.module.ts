@@ -11,6 +11,14 @@ export const paymentIntentsModule = defineModule({
   folder: 'payment-intents',
   layer: 'feature',
   reaches: ['customers', 'payment-methods', 'mandates'],
+  tables: ['payment_intents', 'former_intent_customers'],
+  crossings: [
+    {
+      table: 'customers',
+      why: "An intent's customer is checked in the insert's own statement: a create naming another location's or no customer inserts nothing.",
+    },
+    { table: 'payment_methods', why: 'A confirm marks the card it charged used (last_used_at) in the move that records the payment.' },
+  ],
   build: ({ settings }) =>
     new PaymentIntentsService({
       currencies: settings.paymentCurrencies,

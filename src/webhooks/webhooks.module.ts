@@ -9,6 +9,7 @@ export const webhooksModule = defineModule({
   folder: 'webhooks',
   layer: 'feature',
   reaches: [],
+  tables: ['webhook_endpoints', 'webhook_deliveries', 'webhook_delivery_attempts'],
   build: ({ settings }) =>
     new WebhookEndpointsService({
       allowPrivateTargets: settings.webhookAllowPrivateTargets,
