@@ -1,9 +1,11 @@
+import { pagingProse } from '../platform/validation/page-query';
 import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
 import type { CustomersService } from './customers.service';
 import {
   createCustomerRequestSchema,
   customerIdParamsSchema,
+  CUSTOMER_CURSOR,
   customerListResponseSchema,
   customerResponseSchema,
   listCustomersQuerySchema,
@@ -40,8 +42,7 @@ export const listCustomers = operation({
   operationId: 'listCustomers',
   tag,
   summary: "List the location's customers",
-  description:
-    "Not in the spec. The location's customers, oldest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A walk never skips or repeats a customer that existed when it began, whatever is created (or erased) meanwhile. A `startingAfter` that is not a customer of this location (nor one erased since) is a 400. `externalReferenceId` finds the record an integration made for one of its own users (at most one: a location holds one customer per reference); none is an empty list, not a 404.",
+  description: `Not in the spec. The location's customers. ${pagingProse('oldest first', CUSTOMER_CURSOR)} A walk never skips or repeats a customer that existed when it began, whatever is created (or erased) meanwhile. \`externalReferenceId\` finds the record an integration made for one of its own users (at most one: a location holds one customer per reference); none is an empty list, not a 404.`,
   access: { scope: SCOPE.customersRead },
   query: listCustomersQuerySchema,
   responses: { 200: { description: 'A page of customers.', schema: customerListResponseSchema } },

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { int32 } from '../platform/validation/int32';
-import { pageQuery } from '../platform/validation/page-query';
+import { pageOf, pageQuery } from '../platform/validation/page-query';
 import { identifierText, safeText, uuidValue } from '../platform/validation/text.schemas';
 import type { CustomerRecord } from './customers.repository';
 
@@ -58,13 +57,15 @@ export const customerResponseSchema = z
   })
   .meta({ id: 'CustomerResponse', example: CUSTOMER_EXAMPLE });
 
-export const customerListResponseSchema = z
-  .strictObject({
-    results: int32(0, 100).meta({ description: "Number of customers in `customers`: the page's length." }),
-    customers: z.array(customerResponseSchema).max(100).meta({ description: 'Oldest first.' }),
-    hasMore: z.boolean().meta({ description: 'Whether more customers follow: ask again with `startingAfter` the last id of this page.' }),
-  })
-  .meta({ id: 'CustomerListResponse', example: { results: 1, customers: [CUSTOMER_EXAMPLE], hasMore: false } });
+/** What a customers list's `startingAfter` must be (its description and its 400 say the same). */
+export const CUSTOMER_CURSOR = 'a customer of this location or one erased since';
+
+export const customerListResponseSchema = pageOf(
+  'customers',
+  customerResponseSchema,
+  { items: 'customers', order: 'Oldest first' },
+  { id: 'CustomerListResponse', example: { results: 1, customers: [CUSTOMER_EXAMPLE], hasMore: false } },
+);
 
 export type CustomerResponse = z.infer<typeof customerResponseSchema>;
 

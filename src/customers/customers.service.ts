@@ -16,7 +16,8 @@ import {
   type CustomerQuery,
   type CustomerRecord,
 } from './customers.repository';
-import { toCustomerResponse, type CreateCustomerInput, type UpdateCustomerInput } from './customers.schemas';
+import { CUSTOMER_CURSOR, toCustomerResponse, type CreateCustomerInput, type UpdateCustomerInput } from './customers.schemas';
+import { refuseUnknownCursor } from '../platform/db/page-cursor';
 
 /**
  * Customer records. Each method acts on the `db` it is given: the pool, or the
@@ -58,12 +59,7 @@ export class CustomersService {
    * at all) is a 400, the same for both, so it tells nothing about other locations.
    */
   async list(db: Knex, locationId: string, query: CustomerQuery): Promise<{ customers: CustomerRecord[]; hasMore: boolean }> {
-    if (query.startingAfter !== undefined && !(await isOrWasCustomer(db, locationId, query.startingAfter))) {
-      throw new DomainError('VALIDATION_FAILED', {
-        fieldName: 'startingAfter',
-        message: 'Must be the id of a customer of this location: the last one of the previous page.',
-      });
-    }
+    await refuseUnknownCursor(query.startingAfter, CUSTOMER_CURSOR, (id) => isOrWasCustomer(db, locationId, id));
     return listCustomers(db, locationId, query);
   }
 

@@ -3,14 +3,12 @@ import { SCOPE } from '../auth/scopes';
 import { customerIdParamsSchema } from '../customers';
 import type { EventsService } from './events.service';
 import { eventParamsSchema, eventSchema, toEventResponse } from '../change-log/event-schema';
-import { customerEventsQuerySchema, eventListSchema, listEventsQuerySchema } from './events.schemas';
+import { CUSTOMER_EVENT_CURSOR, customerEventsQuerySchema, EVENT_CURSOR, eventListSchema, listEventsQuerySchema } from './events.schemas';
+import { pagingProse } from '../platform/validation/page-query';
 import type { EventRecord } from '../change-log/event-rows';
 
 const operation = operationsOf<{ events: EventsService }>();
 const tag = 'Events';
-
-const PAGING =
-  'Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. Events are kept `EVENT_RETENTION_DAYS` (default 90) days.';
 
 const pageOf = ({ events, hasMore }: { events: EventRecord[]; hasMore: boolean }) => ({
   status: 200 as const,
@@ -23,7 +21,7 @@ export const listEvents = operation({
   operationId: 'listEvents',
   tag,
   summary: "List the location's events",
-  description: `Every change made under this location, one event each, written in the transaction that made the change: a change that committed always has its event, one that failed never does. ${PAGING}`,
+  description: `Every change made under this location, one event each, written in the transaction that made the change: a change that committed always has its event, one that failed never does. ${pagingProse('newest first', EVENT_CURSOR)}`,
   access: { scope: SCOPE.eventsRead },
   query: listEventsQuerySchema,
   responses: { 200: { description: 'A page of events.', schema: eventListSchema } },
@@ -51,7 +49,7 @@ export const listCustomerEvents = operation({
   operationId: 'listCustomerEvents',
   tag,
   summary: "A customer's history",
-  description: `The events of one customer: its creation, its cards and defaults, its payment intents, each with the client (\`clientId\`) and request (\`requestId\`, \`idempotencyKey\`) that made it. ${PAGING}`,
+  description: `The events of one customer: its creation, its cards and defaults, its payment intents, each with the client (\`clientId\`) and request (\`requestId\`, \`idempotencyKey\`) that made it. ${pagingProse('newest first', CUSTOMER_EVENT_CURSOR)}`,
   access: { scope: SCOPE.eventsRead },
   params: customerIdParamsSchema,
   query: customerEventsQuerySchema,

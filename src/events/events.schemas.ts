@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { int32 } from '../platform/validation/int32';
-import { pageQuery } from '../platform/validation/page-query';
+import { pageOf, pageQuery } from '../platform/validation/page-query';
 import { uuidValue } from '../platform/validation/text.schemas';
 import { EVENT_EXAMPLE, eventSchema } from '../change-log/event-schema';
 import { EVENT_TYPES, resourceOf } from '../change-log/event-types';
@@ -31,10 +30,13 @@ export const listEventsQuerySchema = z.object({
 });
 export const customerEventsQuerySchema = z.object(eventsQuery);
 
-export const eventListSchema = z
-  .strictObject({
-    results: int32(0, 100).meta({ description: 'Number of events in `events`.' }),
-    events: z.array(eventSchema).max(100).meta({ description: 'Newest first.' }),
-    hasMore: z.boolean().meta({ description: 'Whether older events match: ask again with `startingAfter` the last id of this page.' }),
-  })
-  .meta({ id: 'EventList', example: { results: 1, events: [EVENT_EXAMPLE], hasMore: false } });
+/** What the events lists' `startingAfter` must be (their descriptions and 400s say the same). */
+export const EVENT_CURSOR = 'an event of this location (kept `EVENT_RETENTION_DAYS`, default 90)';
+export const CUSTOMER_EVENT_CURSOR = "one of this customer's events (kept `EVENT_RETENTION_DAYS`, default 90)";
+
+export const eventListSchema = pageOf(
+  'events',
+  eventSchema,
+  { items: 'events', order: 'Newest first' },
+  { id: 'EventList', example: { results: 1, events: [EVENT_EXAMPLE], hasMore: false } },
+);

@@ -2,7 +2,9 @@ import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
 import { customerIdParamsSchema } from '../customers';
 import type { MandatesService } from './mandates.service';
+import { pagingProse } from '../platform/validation/page-query';
 import {
+  MANDATE_CURSOR,
   createMandateRequestSchema,
   listMandatesQuerySchema,
   mandateListResponseSchema,
@@ -37,8 +39,7 @@ export const listMandates = operation({
   operationId: 'listMandates',
   tag,
   summary: "List a customer's mandates",
-  description:
-    'Not in the spec. ACTIVE and INACTIVE alike, newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page.',
+  description: `Not in the spec. ACTIVE and INACTIVE alike. ${pagingProse('newest first', MANDATE_CURSOR)}`,
   access: { scope: SCOPE.serverWrite },
   params: customerIdParamsSchema,
   query: listMandatesQuerySchema,

@@ -4,7 +4,7 @@ import { customerIdPathParameter } from '../customers';
 import { MAX_AMOUNT } from '../platform/validation/amount';
 import { instant } from '../platform/validation/instant';
 import { int32 } from '../platform/validation/int32';
-import { pageQuery } from '../platform/validation/page-query';
+import { pageOf, pageQuery } from '../platform/validation/page-query';
 import { identifierText, safeText, uuidValue } from '../platform/validation/text.schemas';
 import { CONSENT_CHANNELS, MANDATE_STATUSES, STANDING_INSTRUCTION_TYPES, type MandateRecord } from './mandate-record';
 
@@ -123,10 +123,12 @@ export const listMandatesQuerySchema = z.object({
   ...pageQuery({ items: 'Mandates', item: 'mandate' }, 'newest first', MANDATE_EXAMPLE.id),
 });
 
-export const mandateListResponseSchema = z
-  .strictObject({
-    results: int32(0, 100).meta({ description: "Number of mandates in `mandates`: the page's length." }),
-    mandates: z.array(mandateSchema).max(100).meta({ description: 'Newest first.' }),
-    hasMore: z.boolean().meta({ description: 'Whether more mandates follow: ask again with `startingAfter` the last id of this page.' }),
-  })
-  .meta({ id: 'MandateList', example: { results: 1, mandates: [MANDATE_EXAMPLE], hasMore: false } });
+/** What a customer's mandates list's `startingAfter` must be (its description and its 400 say the same). */
+export const MANDATE_CURSOR = "one of this customer's mandates";
+
+export const mandateListResponseSchema = pageOf(
+  'mandates',
+  mandateSchema,
+  { items: 'mandates', order: 'Newest first' },
+  { id: 'MandateList', example: { results: 1, mandates: [MANDATE_EXAMPLE], hasMore: false } },
+);

@@ -6,7 +6,8 @@ import type { PageQuery } from '../platform/db/cursor-page';
 import { clockNow } from '../platform/clock/location-clock';
 import { DomainError } from '../platform/errors/domain-error';
 import { createMandate, findMandate, listMandates, revokeMandate, type MandateRecord } from './mandates.repository';
-import type { CreateMandateInput } from './mandates.schemas';
+import { refuseUnknownCursor } from '../platform/db/page-cursor';
+import { MANDATE_CURSOR, type CreateMandateInput } from './mandates.schemas';
 
 /** How far ahead of this service's clock a consent's `acceptedAt` may be: the integrator's clock may run a little fast. */
 const ACCEPTED_AT_TOLERANCE_MS = 60_000;
@@ -57,12 +58,7 @@ export class MandatesService {
   /** The customer's mandates, newest first; 404 for a customer this location does not have. */
   async list(db: Knex, locationId: string, customerId: string, page: PageQuery): Promise<{ mandates: MandateRecord[]; hasMore: boolean }> {
     if (!(await customerExists(db, locationId, customerId))) throw new DomainError('CUSTOMER_NOT_FOUND');
-    if (page.startingAfter !== undefined && (await findMandate(db, locationId, customerId, page.startingAfter)) === undefined) {
-      throw new DomainError('VALIDATION_FAILED', {
-        fieldName: 'startingAfter',
-        message: "Must be the id of one of this customer's mandates: the last one of the previous page.",
-      });
-    }
+    await refuseUnknownCursor(page.startingAfter, MANDATE_CURSOR, async (after) => (await findMandate(db, locationId, customerId, after)) !== undefined);
     return listMandates(db, locationId, customerId, page);
   }
 

@@ -1,7 +1,9 @@
 import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
+import { pagingProse } from '../platform/validation/page-query';
 import { DOCUMENTED_CURRENCIES, STATUS_TABLE_POINTER } from './payment-intent-lifecycle';
 import {
+  PAYMENT_INTENT_CURSOR,
   createPaymentIntentRequestSchema,
   listPaymentIntentsQuerySchema,
   paymentIntentListResponseSchema,
@@ -65,8 +67,7 @@ export const listPaymentIntents = operation({
   operationId: 'listPaymentIntents',
   tag,
   summary: "List the location's payment intents",
-  description:
-    "Not in the spec. The location's intents, newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not an intent of this location is a 400. Filters combine: `customerId`, `status`, `externalReferenceId` (an order's intents), `createdAfter`, `createdBefore`.",
+  description: `Not in the spec. The location's intents. ${pagingProse('newest first', PAYMENT_INTENT_CURSOR)} Filters combine: \`customerId\`, \`status\`, \`externalReferenceId\` (an order's intents), \`createdAfter\`, \`createdBefore\`.`,
   access: { scope: SCOPE.serverWrite },
   query: listPaymentIntentsQuerySchema,
   responses: { 200: { description: 'A page of payment intents.', schema: paymentIntentListResponseSchema } },

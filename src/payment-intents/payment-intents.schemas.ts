@@ -3,7 +3,7 @@ import { STANDING_INSTRUCTION_TYPES } from '../mandates';
 import { contextNameSchema } from '../payment-methods';
 import { MAX_AMOUNT } from '../platform/validation/amount';
 import { int32 } from '../platform/validation/int32';
-import { pageQuery } from '../platform/validation/page-query';
+import { pageOf, pageQuery } from '../platform/validation/page-query';
 import { identifierText, uuidValue } from '../platform/validation/text.schemas';
 import { PAYMENT_INTENT_STATUSES } from './payment-intent-status';
 import { CANCELLATION_REASONS, PAYMENT_STATUSES, type LatestPayment, type PaymentIntentRecord } from './payment-intents.repository';
@@ -287,13 +287,15 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
   };
 }
 
-export const paymentIntentListResponseSchema = z
-  .strictObject({
-    results: int32(0, 100).meta({ description: "Number of intents in `paymentIntents`: the page's length." }),
-    paymentIntents: z.array(paymentIntentSchema).max(100).meta({ description: 'Newest first.' }),
-    hasMore: z.boolean().meta({ description: 'Whether more intents follow: ask again with `startingAfter` the last id of this page.' }),
-  })
-  .meta({ id: 'PaymentIntentList', example: { results: 1, paymentIntents: [PAYMENT_INTENT_EXAMPLE], hasMore: false } });
+/** What a payment intents list's `startingAfter` must be (its description and its 400 say the same). */
+export const PAYMENT_INTENT_CURSOR = 'a payment intent of this location';
+
+export const paymentIntentListResponseSchema = pageOf(
+  'paymentIntents',
+  paymentIntentSchema,
+  { items: 'intents', order: 'Newest first' },
+  { id: 'PaymentIntentList', example: { results: 1, paymentIntents: [PAYMENT_INTENT_EXAMPLE], hasMore: false } },
+);
 
 /** An intent as its events carry it: as the API answers it, without its session secret (events are never secret). */
 export function toPaymentIntentEventObject(intent: PaymentIntentRecord): object {

@@ -22,7 +22,14 @@ import {
   type PaymentIntentQuery,
   type PaymentIntentRecord,
 } from './payment-intents.repository';
-import { TIP_EXCEEDS_AMOUNT, toPaymentIntentEventObject, type CreatePaymentIntentInput, type UpdatePaymentIntentInput } from './payment-intents.schemas';
+import { refuseUnknownCursor } from '../platform/db/page-cursor';
+import {
+  PAYMENT_INTENT_CURSOR,
+  TIP_EXCEEDS_AMOUNT,
+  toPaymentIntentEventObject,
+  type CreatePaymentIntentInput,
+  type UpdatePaymentIntentInput,
+} from './payment-intents.schemas';
 import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from './session-secret';
 
 export interface PaymentIntentSettings {
@@ -97,12 +104,7 @@ export class PaymentIntentsService {
   }
 
   async list(db: Knex, locationId: string, query: PaymentIntentQuery): Promise<{ intents: PaymentIntentRecord[]; hasMore: boolean }> {
-    if (query.startingAfter !== undefined && (await findPaymentIntent(db, locationId, query.startingAfter)) === undefined) {
-      throw new DomainError('VALIDATION_FAILED', {
-        fieldName: 'startingAfter',
-        message: 'Must be the id of a payment intent of this location: the last one of the previous page.',
-      });
-    }
+    await refuseUnknownCursor(query.startingAfter, PAYMENT_INTENT_CURSOR, async (after) => (await findPaymentIntent(db, locationId, after)) !== undefined);
     return listPaymentIntents(db, locationId, query);
   }
 

@@ -1,7 +1,8 @@
 import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
 import { paymentIntentParamsSchema } from '../payment-intents';
-import { listRefundsQuerySchema, refundListResponseSchema, refundParamsSchema, refundSchema, toRefund } from './refunds.schemas';
+import { pagingProse } from '../platform/validation/page-query';
+import { listRefundsQuerySchema, REFUND_CURSOR, refundListResponseSchema, refundParamsSchema, refundSchema, toRefund } from './refunds.schemas';
 import type { RefundsService } from './refunds.service';
 
 /** The refunds' reads; a refund is made by the refunds flow's operation (src/flows/refunds). */
@@ -14,8 +15,7 @@ export const listPaymentIntentRefunds = operation({
   operationId: 'listPaymentIntentRefunds',
   tag,
   summary: "List a payment intent's refunds",
-  description:
-    "Not in the spec. The intent's refunds, newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not one of this intent's refunds is a 400.",
+  description: `Not in the spec. The intent's refunds. ${pagingProse('newest first', REFUND_CURSOR)}`,
   access: { scope: SCOPE.serverWrite },
   params: paymentIntentParamsSchema,
   query: listRefundsQuerySchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { int32 } from '../platform/validation/int32';
-import { pageQuery } from '../platform/validation/page-query';
+import { pageOf, pageQuery } from '../platform/validation/page-query';
 import { uuidValue } from '../platform/validation/text.schemas';
 import { MAX_AMOUNT } from '../payment-intents';
 import { REFUND_REASONS, REFUND_STATUSES } from './refund-status';
@@ -61,10 +61,12 @@ export const listRefundsQuerySchema = z.object({
   ...pageQuery({ items: 'Refunds', item: 'refund' }, 'newest first', REFUND_EXAMPLE.id),
 });
 
-export const refundListResponseSchema = z
-  .strictObject({
-    results: int32(0, 100).meta({ description: "Number of refunds in `refunds`: the page's length." }),
-    refunds: z.array(refundSchema).max(100).meta({ description: 'Newest first.' }),
-    hasMore: z.boolean().meta({ description: 'Whether more refunds follow: ask again with `startingAfter` the last id of this page.' }),
-  })
-  .meta({ id: 'RefundList', example: { results: 1, refunds: [REFUND_EXAMPLE], hasMore: false } });
+/** What an intent's refunds list's `startingAfter` must be (its description and its 400 say the same). */
+export const REFUND_CURSOR = "one of this payment intent's refunds";
+
+export const refundListResponseSchema = pageOf(
+  'refunds',
+  refundSchema,
+  { items: 'refunds', order: 'Newest first' },
+  { id: 'RefundList', example: { results: 1, refunds: [REFUND_EXAMPLE], hasMore: false } },
+);

@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import { findPaymentIntent } from '../payment-intents';
 import type { PageQuery } from '../platform/db/cursor-page';
 import { DomainError } from '../platform/errors/domain-error';
+import { refuseUnknownCursor } from '../platform/db/page-cursor';
 import { findRefund, listRefunds, type RefundRecord } from './refunds.repository';
+import { REFUND_CURSOR } from './refunds.schemas';
 
 /**
  * Refunds, the record: reads. Making a refund asks the processor, so it is
@@ -19,15 +21,11 @@ export class RefundsService {
   /** An intent's refunds, newest first; 404 for an intent this location does not have. */
   async listOfIntent(db: Knex, locationId: string, paymentIntentId: string, page: PageQuery): Promise<{ refunds: RefundRecord[]; hasMore: boolean }> {
     if ((await findPaymentIntent(db, locationId, paymentIntentId)) === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
-    if (page.startingAfter !== undefined) {
-      const after = await findRefund(db, locationId, page.startingAfter);
-      if (after?.paymentIntentId !== paymentIntentId) {
-        throw new DomainError('VALIDATION_FAILED', {
-          fieldName: 'startingAfter',
-          message: "Must be the id of one of this payment intent's refunds: the last one of the previous page.",
-        });
-      }
-    }
+    await refuseUnknownCursor(
+      page.startingAfter,
+      REFUND_CURSOR,
+      async (after) => (await findRefund(db, locationId, after))?.paymentIntentId === paymentIntentId,
+    );
     return listRefunds(db, locationId, paymentIntentId, page);
   }
 }

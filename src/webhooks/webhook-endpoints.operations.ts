@@ -2,7 +2,10 @@ import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
 import { eventParamsSchema } from '../change-log/event-schema';
 import type { WebhookEndpointsService } from './webhook-endpoints.service';
+import { pagingProse } from '../platform/validation/page-query';
 import {
+  ATTEMPT_CURSOR,
+  ENDPOINT_CURSOR,
   attemptListSchema,
   attemptsQuerySchema,
   createWebhookEndpointSchema,
@@ -54,8 +57,7 @@ export const listWebhookEndpoints = operation({
   operationId: 'listWebhookEndpoints',
   tag,
   summary: "List the location's webhook endpoints",
-  description:
-    'Oldest first, cursor-paged as the other lists are (`limit`, default 10, at most 100; `startingAfter`; `hasMore`). A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default). Secrets are never listed.',
+  description: `${pagingProse('oldest first', ENDPOINT_CURSOR)} A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default). Secrets are never listed.`,
   access,
   query: webhookEndpointListQuerySchema,
   responses: { 200: { description: 'A page of endpoints.', schema: webhookEndpointListSchema } },
@@ -143,8 +145,7 @@ export const listWebhookDeliveries = operation({
   operationId: 'listWebhookDeliveries',
   tag,
   summary: "A webhook endpoint's delivery attempts",
-  description:
-    'Every attempt to deliver an event to this endpoint, newest first: its outcome, the HTTP status (null when the endpoint never answered), how long it took and why it failed. Cursor-paged as the events are (`limit`, `startingAfter`, `hasMore`).',
+  description: `Every attempt to deliver an event to this endpoint: its outcome, the HTTP status (null when the endpoint never answered), how long it took and why it failed. ${pagingProse('newest first', ATTEMPT_CURSOR)}`,
   access,
   params: webhookEndpointParamsSchema,
   query: attemptsQuerySchema,

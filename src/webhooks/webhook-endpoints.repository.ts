@@ -228,6 +228,11 @@ export interface WebhookAttemptRecord {
   attemptedAt: Date;
 }
 
+/** Whether `id` is one of the endpoint's attempts (a list cursor must be). */
+export async function isAttemptOfEndpoint(db: Knex, locationId: string, endpointId: string, id: string): Promise<boolean> {
+  return (await db('webhook_delivery_attempts').where({ location_id: locationId, endpoint_id: endpointId, id }).first('id')) !== undefined;
+}
+
 /** An endpoint's attempts, newest first (cursor-page.ts). */
 export async function listAttempts(
   db: Knex,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_TYPES } from '../change-log/event-types';
 import { WEBHOOK_MAX_ENDPOINTS_PER_LOCATION_BOUND } from '../platform/config';
 import { int32 } from '../platform/validation/int32';
-import { pageLimit, pageQuery } from '../platform/validation/page-query';
+import { pageLimit, pageOf, pageQuery } from '../platform/validation/page-query';
 import { safeText, uuidValue, WHITE_SPACE_AND_CONTROL } from '../platform/validation/text.schemas';
 import { ATTEMPT_OUTCOMES, type WebhookAttemptRecord, type WebhookEndpointRecord } from './webhook-endpoints.repository';
 
@@ -116,13 +116,16 @@ const { limit, startingAfter } = pageQuery({ items: 'Endpoints', item: 'endpoint
 /** Paged like every list (a location holds few endpoints, WEBHOOK_MAX_ENDPOINTS_PER_LOCATION, so not by date). */
 export const webhookEndpointListQuerySchema = z.object({ limit, startingAfter });
 
-export const webhookEndpointListSchema = z
-  .strictObject({
-    results: int32(0, 100),
-    webhookEndpoints: z.array(webhookEndpointSchema).max(100).meta({ description: "A page of the location's endpoints, oldest first." }),
-    hasMore: z.boolean(),
-  })
-  .meta({ id: 'WebhookEndpointList', example: { results: 1, webhookEndpoints: [ENDPOINT_EXAMPLE], hasMore: false } });
+/** What the endpoints list's and an endpoint's attempts' `startingAfter` must be (their descriptions and 400s say the same). */
+export const ENDPOINT_CURSOR = 'an endpoint of this location';
+export const ATTEMPT_CURSOR = "one of this endpoint's attempts";
+
+export const webhookEndpointListSchema = pageOf(
+  'webhookEndpoints',
+  webhookEndpointSchema,
+  { items: 'endpoints', order: 'Oldest first' },
+  { id: 'WebhookEndpointList', example: { results: 1, webhookEndpoints: [ENDPOINT_EXAMPLE], hasMore: false } },
+);
 
 export const attemptsQuerySchema = z.object({
   limit: pageLimit('Attempts'),
@@ -145,31 +148,27 @@ const ATTEMPT_EXAMPLE = {
   attemptedAt: '2026-11-23T20:41:08.004Z',
 };
 
-export const attemptListSchema = z
+const attemptSchema = z
   .strictObject({
-    results: int32(0, 100),
-    deliveries: z
-      .array(
-        z
-          .strictObject({
-            id: z.uuid(),
-            deliveryId: z.uuid().meta({ description: 'The delivery (one event to this endpoint) the attempt belongs to.' }),
-            eventId: z.uuid(),
-            eventType: z.enum(EVENT_TYPES),
-            attempt: int32(1, 1000).meta({ description: '1 for the first attempt, 2 for the first retry, and so on.' }),
-            outcome: z.enum(ATTEMPT_OUTCOMES),
-            statusCode: int32(100, 599).nullable().meta({ description: "The endpoint's HTTP status; null when it never answered (refused, timed out)." }),
-            durationMs: int32(0, 600_000),
-            error: z.string().nullable().meta({ description: 'Why a failed attempt failed.' }),
-            attemptedAt: z.string(),
-          })
-          .meta({ id: 'WebhookDeliveryAttempt' }),
-      )
-      .max(100)
-      .meta({ description: 'Each attempt, newest first.' }),
-    hasMore: z.boolean(),
+    id: z.uuid(),
+    deliveryId: z.uuid().meta({ description: 'The delivery (one event to this endpoint) the attempt belongs to.' }),
+    eventId: z.uuid(),
+    eventType: z.enum(EVENT_TYPES),
+    attempt: int32(1, 1000).meta({ description: '1 for the first attempt, 2 for the first retry, and so on.' }),
+    outcome: z.enum(ATTEMPT_OUTCOMES),
+    statusCode: int32(100, 599).nullable().meta({ description: "The endpoint's HTTP status; null when it never answered (refused, timed out)." }),
+    durationMs: int32(0, 600_000),
+    error: z.string().nullable().meta({ description: 'Why a failed attempt failed.' }),
+    attemptedAt: z.string(),
   })
-  .meta({ id: 'WebhookDeliveryAttemptList', example: { results: 1, deliveries: [ATTEMPT_EXAMPLE], hasMore: false } });
+  .meta({ id: 'WebhookDeliveryAttempt' });
+
+export const attemptListSchema = pageOf(
+  'deliveries',
+  attemptSchema,
+  { items: 'attempts', order: 'Each attempt, newest first' },
+  { id: 'WebhookDeliveryAttemptList', example: { results: 1, deliveries: [ATTEMPT_EXAMPLE], hasMore: false } },
+);
 
 export const redeliverSchema = z
   .strictObject({

@@ -19,8 +19,10 @@ import {
   type EndpointStatus,
   type WebhookAttemptRecord,
   type WebhookEndpointRecord,
+  isAttemptOfEndpoint,
 } from './webhook-endpoints.repository';
-import type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from './webhook-endpoints.schemas';
+import { ATTEMPT_CURSOR, ENDPOINT_CURSOR, type CreateWebhookEndpointInput, type UpdateWebhookEndpointInput } from './webhook-endpoints.schemas';
+import { refuseUnknownCursor } from '../platform/db/page-cursor';
 import { newWebhookSecret } from './webhook-signature';
 import { endpointUrlProblem } from './webhook-target';
 
@@ -66,6 +68,7 @@ export class WebhookEndpointsService {
   }
 
   async list(db: Knex, locationId: string, page: PageQuery): Promise<{ endpoints: WebhookEndpointRecord[]; hasMore: boolean }> {
+    await refuseUnknownCursor(page.startingAfter, ENDPOINT_CURSOR, async (after) => (await findEndpoint(db, locationId, after)) !== undefined);
     return listEndpoints(db, locationId, page);
   }
 
@@ -107,6 +110,7 @@ export class WebhookEndpointsService {
     query: { limit: number; startingAfter?: string; outcome?: 'SUCCEEDED' | 'FAILED' },
   ): Promise<{ attempts: WebhookAttemptRecord[]; hasMore: boolean }> {
     await this.get(db, locationId, id);
+    await refuseUnknownCursor(query.startingAfter, ATTEMPT_CURSOR, (after) => isAttemptOfEndpoint(db, locationId, id, after));
     return listAttempts(db, locationId, id, query);
   }
 

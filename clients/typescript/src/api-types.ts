@@ -148,7 +148,7 @@ export interface paths {
         };
         /**
          * List the location's customers
-         * @description Not in the spec. The location's customers, oldest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A walk never skips or repeats a customer that existed when it began, whatever is created (or erased) meanwhile. A `startingAfter` that is not a customer of this location (nor one erased since) is a 400. `externalReferenceId` finds the record an integration made for one of its own users (at most one: a location holds one customer per reference); none is an empty list, not a 404.
+         * @description Not in the spec. The location's customers. Oldest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not a customer of this location or one erased since is a 400. A walk never skips or repeats a customer that existed when it began, whatever is created (or erased) meanwhile. `externalReferenceId` finds the record an integration made for one of its own users (at most one: a location holds one customer per reference); none is an empty list, not a 404.
          */
         get: operations["listCustomers"];
         put?: never;
@@ -202,7 +202,7 @@ export interface paths {
         };
         /**
          * A customer's history
-         * @description The events of one customer: its creation, its cards and defaults, its payment intents, each with the client (`clientId`) and request (`requestId`, `idempotencyKey`) that made it. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. Events are kept `EVENT_RETENTION_DAYS` (default 90) days.
+         * @description The events of one customer: its creation, its cards and defaults, its payment intents, each with the client (`clientId`) and request (`requestId`, `idempotencyKey`) that made it. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not one of this customer's events (kept `EVENT_RETENTION_DAYS`, default 90) is a 400.
          */
         get: operations["listCustomerEvents"];
         put?: never;
@@ -222,7 +222,7 @@ export interface paths {
         };
         /**
          * List a customer's mandates
-         * @description Not in the spec. ACTIVE and INACTIVE alike, newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page.
+         * @description Not in the spec. ACTIVE and INACTIVE alike. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not one of this customer's mandates is a 400.
          */
         get: operations["listMandates"];
         put?: never;
@@ -378,7 +378,7 @@ export interface paths {
         };
         /**
          * List the location's events
-         * @description Every change made under this location, one event each, written in the transaction that made the change: a change that committed always has its event, one that failed never does. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. Events are kept `EVENT_RETENTION_DAYS` (default 90) days.
+         * @description Every change made under this location, one event each, written in the transaction that made the change: a change that committed always has its event, one that failed never does. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not an event of this location (kept `EVENT_RETENTION_DAYS`, default 90) is a 400.
          */
         get: operations["listEvents"];
         put?: never;
@@ -438,7 +438,7 @@ export interface paths {
         };
         /**
          * List the location's payment intents
-         * @description Not in the spec. The location's intents, newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not an intent of this location is a 400. Filters combine: `customerId`, `status`, `externalReferenceId` (an order's intents), `createdAfter`, `createdBefore`.
+         * @description Not in the spec. The location's intents. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not a payment intent of this location is a 400. Filters combine: `customerId`, `status`, `externalReferenceId` (an order's intents), `createdAfter`, `createdBefore`.
          */
         get: operations["listPaymentIntents"];
         put?: never;
@@ -581,7 +581,7 @@ export interface paths {
         };
         /**
          * List a payment intent's refunds
-         * @description Not in the spec. The intent's refunds, newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not one of this intent's refunds is a 400.
+         * @description Not in the spec. The intent's refunds. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not one of this payment intent's refunds is a 400.
          */
         get: operations["listPaymentIntentRefunds"];
         put?: never;
@@ -678,7 +678,7 @@ export interface paths {
         };
         /**
          * List the location's webhook endpoints
-         * @description Oldest first, cursor-paged as the other lists are (`limit`, default 10, at most 100; `startingAfter`; `hasMore`). A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default). Secrets are never listed.
+         * @description Oldest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not an endpoint of this location is a 400. A location holds at most WEBHOOK_MAX_ENDPOINTS_PER_LOCATION endpoints (16 by default). Secrets are never listed.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -730,7 +730,7 @@ export interface paths {
         };
         /**
          * A webhook endpoint's delivery attempts
-         * @description Every attempt to deliver an event to this endpoint, newest first: its outcome, the HTTP status (null when the endpoint never answered), how long it took and why it failed. Cursor-paged as the events are (`limit`, `startingAfter`, `hasMore`).
+         * @description Every attempt to deliver an event to this endpoint: its outcome, the HTTP status (null when the endpoint never answered), how long it took and why it failed. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not one of this endpoint's attempts is a 400.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1689,11 +1689,11 @@ export interface components {
         EventList: {
             /** @description Newest first. */
             events: components["schemas"]["Event"][];
-            /** @description Whether older events match: ask again with `startingAfter` the last id of this page. */
+            /** @description Whether more events follow: ask again with `startingAfter` the last id of this page. */
             hasMore: boolean;
             /**
              * Format: int32
-             * @description Number of events in `events`.
+             * @description Number of events in `events`: the page's length.
              */
             results: number;
         };
@@ -2599,8 +2599,12 @@ export interface components {
         WebhookDeliveryAttemptList: {
             /** @description Each attempt, newest first. */
             deliveries: components["schemas"]["WebhookDeliveryAttempt"][];
+            /** @description Whether more attempts follow: ask again with `startingAfter` the last id of this page. */
             hasMore: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of attempts in `deliveries`: the page's length.
+             */
             results: number;
         };
         /**
@@ -2648,10 +2652,14 @@ export interface components {
          *     }
          */
         WebhookEndpointList: {
+            /** @description Whether more endpoints follow: ask again with `startingAfter` the last id of this page. */
             hasMore: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of endpoints in `webhookEndpoints`: the page's length.
+             */
             results: number;
-            /** @description A page of the location's endpoints, oldest first. */
+            /** @description Oldest first. */
             webhookEndpoints: components["schemas"]["WebhookEndpoint"][];
         };
         /**

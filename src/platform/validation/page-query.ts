@@ -2,14 +2,18 @@ import { z } from 'zod';
 import { instant } from './instant';
 import { uuidValue } from './text.schemas';
 
+/** The largest page, and the size of a page when `limit` is left out. */
+const MAX_PAGE = 100;
+const DEFAULT_PAGE = 10;
+
 /** A page's size, 1 to 100 (10 when left out): an integer in the document as in the service. */
 export function pageLimit(items: string) {
   return z.coerce
     .number()
     .int()
     .min(1)
-    .max(100)
-    .default(10)
+    .max(MAX_PAGE)
+    .default(DEFAULT_PAGE)
     .meta({ format: 'int32', description: `${items} per page, 1 to 100.`, example: 10 });
 }
 
@@ -42,4 +46,44 @@ export function pageQuery(names: { items: string; item: string }, order: 'oldest
     createdAfter,
     createdBefore,
   };
+}
+
+/**
+ * What every list's description says of its paging, in the same words:
+ * its order, the page size, how to ask for the next page, and which cursor
+ * is refused (`cursorOf`: "a customer of this location").
+ */
+export function pagingProse(order: 'oldest first' | 'newest first', cursorOf: string): string {
+  const sentence = `${order.charAt(0).toUpperCase()}${order.slice(1)}`;
+  return `${sentence}, \`limit\` per page (default ${DEFAULT_PAGE}, at most ${MAX_PAGE}): when \`hasMore\` is true, ask again with \`startingAfter\` set to the last \`id\` of the page. A \`startingAfter\` that is not ${cursorOf} is a 400.`;
+}
+
+/**
+ * A page of a list, as every list answers it: `results` (the page's
+ * length), the items under `key`, and `hasMore`; the document's words for
+ * each are the same in every list.
+ */
+export function pageOf<Key extends string, Item extends z.ZodType>(
+  key: Key,
+  item: Item,
+  words: { items: string; order: string },
+  meta: { id: string; example: Record<string, unknown> },
+) {
+  const items = {
+    [key]: z
+      .array(item)
+      .max(MAX_PAGE)
+      .meta({ description: `${words.order}.` }),
+  } as { [K in Key]: z.ZodArray<Item> };
+  return z
+    .strictObject({
+      results: z
+        .int()
+        .min(0)
+        .max(MAX_PAGE)
+        .meta({ format: 'int32', description: `Number of ${words.items} in \`${key}\`: the page's length.` }),
+      ...items,
+      hasMore: z.boolean().meta({ description: `Whether more ${words.items} follow: ask again with \`startingAfter\` the last id of this page.` }),
+    })
+    .meta(meta);
 }

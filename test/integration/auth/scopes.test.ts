@@ -150,6 +150,11 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
   if (operation.path === '/v1/payment-intents' && 'startingAfter' in query) query.startingAfter = records.authorizedIntentId;
   if (operation.path === '/v1/payment-intents/{id}/refunds' && 'startingAfter' in query) query.startingAfter = records.refundId;
   if (operation.path === '/v1/customers/{id}/mandates' && 'startingAfter' in query) query.startingAfter = records.mandateId;
+  // The location's newest event is the customer's (the last record made for it before the read).
+  if (['/v1/events', '/v1/customers/{id}/events'].includes(operation.path) && 'startingAfter' in query) query.startingAfter = records.eventId;
+  if (operation.path === '/v1/webhook-endpoints' && 'startingAfter' in query) query.startingAfter = records.endpointId;
+  // No attempt has been made to the new endpoint: its first page.
+  if (operation.path === '/v1/webhook-endpoints/{id}/deliveries') delete query.startingAfter;
   const example = operation.body === undefined ? undefined : exampleOf(operation.body.schema);
   const body =
     example === undefined
