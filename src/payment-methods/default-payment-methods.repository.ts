@@ -29,23 +29,15 @@ const UPSERT_DEFAULT = statementRecordingEvent('upsert_default_payment_method', 
       where location_id = @location_id and customer_id = @customer_id and id = @payment_method_id
       for key share
    ),
-   previous as (
-     select payment_method_id from default_payment_methods
-      where location_id = @location_id and customer_id = @customer_id and context_name = @context_name
-        -- An uncorrelated EXISTS is a one-time filter, run before this scan: the card is locked before the binding.
-        and exists (select from card)
-      for update
-   ),
    upserted as (
      insert into default_payment_methods (location_id, customer_id, context_name, payment_method_id)
-     select card.location_id, card.customer_id, @context_name, card.id
-       from card
-       -- Joined so that the binding is read and locked before the upsert changes it (RETURNING reads the same rows).
-       left join previous on true
+     select card.location_id, card.customer_id, @context_name, card.id from card
      on conflict (location_id, customer_id, context_name)
-     do update set payment_method_id = excluded.payment_method_id, updated_at = now()
-     returning location_id, customer_id, payment_method_id, context_name,
-               (select payment_method_id from previous) as previous_payment_method_id
+     -- The card it replaces, from the binding as the conflict found it (the latest committed, locked now): a
+     -- statement's own snapshot would miss a binding a racing first set committed meanwhile.
+     do update set replaced_payment_method_id = default_payment_methods.payment_method_id,
+                   payment_method_id = excluded.payment_method_id, updated_at = now()
+     returning location_id, customer_id, payment_method_id, context_name, replaced_payment_method_id as previous_payment_method_id
    )`,
   event: {
     source: 'upserted',
@@ -67,9 +59,11 @@ const UPSERT_DEFAULT = statementRecordingEvent('upsert_default_payment_method', 
  * upsert where the last one wins, never into two bindings. The card is
  * locked first (key share: sets of one card do not wait for each other, a
  * delete of it does), then the binding, so a concurrent set waits and its
- * event names this one's card as the one it replaced; a card's delete takes
- * the same two in the same order (PaymentMethodsService.remove), so the two
- * never deadlock.
+ * event names the card the one before it set as the one it replaced (read
+ * from the binding as the conflict found it, never from the statement's own
+ * snapshot: two racing first sets record one `previous: null`); a card's
+ * delete takes the same two in the same order (PaymentMethodsService.remove),
+ * so the two never deadlock.
  */
 export async function upsertDefaultPaymentMethod(
   db: Knex | Knex.Transaction,

@@ -22,6 +22,7 @@ import * as claimsPerEndpoint from '../../../migrations/20261202000000_claims_pe
 import * as listsAtSize from '../../../migrations/20261202010000_lists_at_size';
 import * as customerHistoryById from '../../../migrations/20261203000000_customer_history_by_id';
 import * as secretKeysInUse from '../../../migrations/20261204000000_secret_keys_in_use';
+import * as defaultReplacedCard from '../../../migrations/20261204010000_default_replaced_card';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -57,6 +58,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261202010000_lists_at_size', listsAtSize],
   ['20261203000000_customer_history_by_id', customerHistoryById],
   ['20261204000000_secret_keys_in_use', secretKeysInUse],
+  ['20261204010000_default_replaced_card', defaultReplacedCard],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
