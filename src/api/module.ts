@@ -58,7 +58,7 @@ export interface ModuleDescriptor<Key extends string = string, Service = unknown
   /**
    * Where one round trip across two features' tables is worth it, declared
    * once with the reason: a feature's SQL naming another's table without
-   * an entry here fails test/unit/tooling/sql-crossings.test.ts.
+   * an entry here fails test/integration/platform/sql-crossings.test.ts.
    */
   crossings?: readonly SqlCrossing[];
   /** Its service (or flow), built once for the process; `timedRules` are every module's before it in the list. */
