@@ -3,7 +3,6 @@ import { customersModule } from './customers/customers.module';
 import { eventsModule } from './events/events.module';
 import { checkoutModule } from './flows/checkout/checkout.module';
 import { customerErasureModule } from './flows/customer-erasure/customer-erasure.module';
-import { refundModule } from './flows/refunds/refund.module';
 import { sandboxClockModule } from './flows/sandbox-clock/sandbox-clock.module';
 import { mandatesModule } from './mandates/mandates.module';
 import { paymentIntentsModule } from './payment-intents/payment-intents.module';
@@ -25,7 +24,6 @@ export const MODULES = [
   paymentMethodsModule,
   paymentIntentsModule,
   checkoutModule,
-  refundModule,
   refundsModule,
   mandatesModule,
   customersModule,

@@ -18,7 +18,7 @@ import { createHttpServer } from './platform/http/http-server';
 import { purgeExpiredIdempotencyKeys } from './idempotency/idempotency-keys.repository';
 import { purgeExpiredEvents } from './change-log/event-retention';
 import { schedulePurge } from './platform/lifecycle/purge-schedule';
-import { sandboxRefundSettlesAfterMs } from './flows/refunds/refund-sweeps';
+import { sandboxRefundSettlesAfterMs } from './refunds/refund-sweeps';
 import { serviceSettingsFrom } from './api/service-settings';
 import { SandboxProcessor } from './payment-processor/sandbox-processor';
 import { stopGracefullyOnSignals } from './platform/lifecycle/graceful-shutdown';

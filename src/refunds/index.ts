@@ -1,9 +1,9 @@
 /**
- * What the refunds feature offers the flow above it (src/flows/refunds): a
- * PENDING refund made with its event, its one move with its event, and the
- * sweep's read. Nothing else of the feature is imported from outside it.
+ * What the refunds feature offers outside it: the refund as answered (the
+ * webhooks' document), its status table for the document, and the service's
+ * type for the handlers. Making, settling and reading refunds are the
+ * feature's own (one home: src/refunds).
  */
 export { REFUND_MOVES, refundLifecycle, type RefundReason } from './refund-status';
-export { createPendingRefund, pendingRefunds, settleRefund, type RefundRecord } from './refunds.face';
-export { createRefundRequestSchema, refundSchema, toRefund, type CreateRefundInput } from './refunds.schemas';
+export { refundSchema, toRefund } from './refunds.schemas';
 export type { RefundsService } from './refunds.service';

@@ -15,8 +15,8 @@ import type { Readiness } from '../../src/platform/lifecycle/readiness';
 import { createLogger } from '../../src/platform/logger';
 import type { CheckoutFlow } from '../../src/flows/checkout/checkout.flow';
 import type { PaymentIntentsService } from '../../src/payment-intents/payment-intents.service';
-import type { RefundFlow } from '../../src/flows/refunds/refund.flow';
-import { sandboxRefundSettlesAfterMs } from '../../src/flows/refunds/refund-sweeps';
+import type { RefundsService } from '../../src/refunds/refunds.service';
+import { sandboxRefundSettlesAfterMs } from '../../src/refunds/refund-sweeps';
 import type { PaymentProcessor } from '../../src/payment-processor/payment-processor';
 import { SandboxProcessor } from '../../src/payment-processor/sandbox-processor';
 import { createMetrics, type Metrics } from '../../src/platform/metrics/metrics';
@@ -47,8 +47,8 @@ export interface TestApp {
   checkout: CheckoutFlow;
   /** The payment intents' record, as the server's expiry sweep runs it. */
   paymentIntents: PaymentIntentsService;
-  /** The refunds flow as the server's sweep runs it (PENDING refunds asked about again). */
-  refund: RefundFlow;
+  /** The refunds as the server's sweep runs them (PENDING refunds asked about again). */
+  refunds: RefundsService;
   close(): Promise<void>;
 }
 
@@ -168,7 +168,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     metrics,
     checkout: services.checkout,
     paymentIntents: services.paymentIntents,
-    refund: services.refund,
+    refunds: services.refunds,
     close: () => db.close(),
   };
 }

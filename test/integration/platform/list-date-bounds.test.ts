@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { sandboxRefundSettlesAfterMs } from '../../../src/flows/refunds/refund-sweeps';
+import { sandboxRefundSettlesAfterMs } from '../../../src/refunds/refund-sweeps';
 import { SandboxProcessor } from '../../../src/payment-processor/sandbox-processor';
 import { createCustomer } from '../../factories/customers';
 import { newLocation } from '../../factories/locations';

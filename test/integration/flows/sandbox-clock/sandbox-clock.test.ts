@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { SCOPE } from '../../../../src/auth/scopes';
-import { sandboxRefundSettlesAfterMs } from '../../../../src/flows/refunds/refund-sweeps';
+import { sandboxRefundSettlesAfterMs } from '../../../../src/refunds/refund-sweeps';
 import { REFUND_LATER_LAST_FOUR } from '../../../../src/payment-processor/sandbox-cards';
 import { SandboxProcessor } from '../../../../src/payment-processor/sandbox-processor';
 import { checkoutWith, confirm, intentEvents, paidIntent, refund } from '../../../factories/checkout';

@@ -1,11 +1,11 @@
 import request from 'supertest';
-import { sandboxRefundSettlesAfterMs } from '../../../../src/flows/refunds/refund-sweeps';
-import { REFUND_FAILS_LAST_FOUR, REFUND_LATER_LAST_FOUR } from '../../../../src/payment-processor/sandbox-cards';
-import { SandboxProcessor } from '../../../../src/payment-processor/sandbox-processor';
-import { capture, checkoutWith, confirm, paidIntent, refund } from '../../../factories/checkout';
-import { newLocation } from '../../../factories/locations';
-import { GatedProcessor } from '../../../support/gated-processor';
-import { startTestApp, type TestApp } from '../../../support/test-app';
+import { sandboxRefundSettlesAfterMs } from '../../../src/refunds/refund-sweeps';
+import { REFUND_FAILS_LAST_FOUR, REFUND_LATER_LAST_FOUR } from '../../../src/payment-processor/sandbox-cards';
+import { SandboxProcessor } from '../../../src/payment-processor/sandbox-processor';
+import { capture, checkoutWith, confirm, paidIntent, refund } from '../../factories/checkout';
+import { newLocation } from '../../factories/locations';
+import { GatedProcessor } from '../../support/gated-processor';
+import { startTestApp, type TestApp } from '../../support/test-app';
 
 /**
  * Refunds through HTTP, with the sandbox deciding by the card the intent was
@@ -163,17 +163,17 @@ describe("the sandbox's refund cards", () => {
     expect(await readIntent(location, intent.id)).toMatchObject({ amountRefunded: 300, refundableAmount: 500 });
 
     // Not settled at the processor yet: the sweep leaves it PENDING.
-    await testApp.refund.settlePending(testApp.db.knex, 0);
+    await testApp.refunds.settlePending(testApp.db.knex, 0);
     expect(await readRefund(location, pending.body.id)).toMatchObject({ status: 'PENDING' });
 
     await letLateRefundsSettle();
-    expect(await testApp.refund.settlePending(testApp.db.knex, 0)).toBeGreaterThanOrEqual(1);
+    expect(await testApp.refunds.settlePending(testApp.db.knex, 0)).toBeGreaterThanOrEqual(1);
     expect(await readRefund(location, pending.body.id)).toMatchObject({ status: 'SUCCEEDED' });
     const events = await refundEvents(location, pending.body.id);
     expect(events.map(({ type }) => type)).toEqual(['refund.created', 'refund.succeeded']);
     expect(events[1]?.data.previous).toEqual({ status: 'PENDING' });
     // Swept again: nothing moves twice.
-    await testApp.refund.settlePending(testApp.db.knex, 0);
+    await testApp.refunds.settlePending(testApp.db.knex, 0);
     expect(await refundEvents(location, pending.body.id)).toHaveLength(2);
   });
 
@@ -183,7 +183,7 @@ describe("the sandbox's refund cards", () => {
     const pending = await refund(testApp, location, intent.id, { amount: 300 }).expect(201, /"status":"PENDING"/);
     await letLateRefundsSettle();
     // Three sweeps at once, as three replicas' schedules might fall together.
-    await Promise.all([0, 1, 2].map(() => testApp.refund.settlePending(testApp.db.knex, 0)));
+    await Promise.all([0, 1, 2].map(() => testApp.refunds.settlePending(testApp.db.knex, 0)));
     expect(await readRefund(location, pending.body.id)).toMatchObject({ status: 'SUCCEEDED' });
     expect((await refundEvents(location, pending.body.id)).map(({ type }) => type)).toEqual(['refund.created', 'refund.succeeded']);
     expect(await readIntent(location, intent.id)).toMatchObject({ amountRefunded: 300, refundableAmount: 500 });
@@ -205,7 +205,7 @@ describe("the sandbox's refund cards", () => {
       gated.loseAnswers(false);
     }
     expect(lost.body.status).toBe('PENDING');
-    await testApp.refund.settlePending(testApp.db.knex, 0);
+    await testApp.refunds.settlePending(testApp.db.knex, 0);
     expect(await readRefund(location, lost.body.id)).toMatchObject({ status: 'SUCCEEDED' });
     // The processor refunded once: the retry found its answer by the refund's id.
     expect(await testApp.db.knex('sandbox_processor_operations').where({ location_id: location, operation: 'refund' })).toHaveLength(1);
