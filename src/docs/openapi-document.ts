@@ -28,6 +28,9 @@ const DESCRIPTION = `Keeps records of payors ("customers"), the cards saved to t
 2. Send it as \`Authorization: Bearer <token>\` with the header \`Platform-Restaurant-External-ID\` naming the location you act for. Every record belongs to one location; records of other locations answer 404.
 3. Every answer carries \`X-Request-Id\` (yours, when you send a safe one); quote it to support.
 
+## Names
+A name the service compares (a context name, a reference, a fingerprint) is read in Unicode NFC and refuses format characters (Unicode Cf, e.g. U+200B). Patterns list the Basic Multilingual Plane's as explicit ranges, portable to every engine; the service refuses those past it too.
+
 ## Errors
 Every non-2xx answer is an \`ErrorMessage\`, whose \`code\` comes from the catalog in its schema. Bad input is a 4xx that changes nothing. A full card number anywhere in a request is refused (\`CARD_NUMBER_REJECTED\`) and never echoed or logged.
 

@@ -1264,7 +1264,7 @@ export interface components {
          */
         CreateMandateRequest: {
             consent: components["schemas"]["MandateConsentRequest"];
-            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in NFC; Unicode format characters refused (see Names). */
             contextName?: string;
             /**
              * Format: int32
@@ -1323,7 +1323,7 @@ export interface components {
             customerId?: string;
             /** Format: email */
             email?: string;
-            /** @description The caller's reference, e.g. its order's id. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+            /** @description The caller's reference, e.g. its order's id. Read in NFC; Unicode format characters refused (see Names). */
             externalReferenceId: string;
             /**
              * Format: uuid
@@ -1368,7 +1368,7 @@ export interface components {
                 /** @description Card brand as the vault names it, e.g. VISA. */
                 type: string;
             };
-            /** @description The vault's fingerprint of the card number: saving the same card again updates it. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+            /** @description The vault's fingerprint of the card number: saving the same card again updates it. Read in NFC; Unicode format characters refused (see Names). */
             fingerprint?: string;
             /**
              * @description Type of saved payment method. Only CARD exists.
@@ -1469,11 +1469,11 @@ export interface components {
         CustomerListResponse: {
             /** @description Oldest first. */
             customers: components["schemas"]["CustomerResponse"][];
-            /** @description Whether more customers follow: ask again with `startingAfter` the last id of this page. */
+            /** @description Whether more customers follow (ask with `startingAfter`). */
             hasMore: boolean;
             /**
              * Format: int32
-             * @description Number of customers in `customers`: the page's length.
+             * @description How many customers this page holds.
              */
             results: number;
         };
@@ -1689,11 +1689,11 @@ export interface components {
         EventList: {
             /** @description Newest first. */
             events: components["schemas"]["Event"][];
-            /** @description Whether more events follow: ask again with `startingAfter` the last id of this page. */
+            /** @description Whether more events follow (ask with `startingAfter`). */
             hasMore: boolean;
             /**
              * Format: int32
-             * @description Number of events in `events`: the page's length.
+             * @description How many events this page holds.
              */
             results: number;
         };
@@ -1823,7 +1823,7 @@ export interface components {
             channel?: "ONLINE" | "IN_PERSON" | "PHONE";
             /** @description The payor's IP address when agreeing online. Personal data: cleared when the customer is erased. */
             ipAddress?: string;
-            /** @description Which version of the agreement text the payor was shown, as the integration names it. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+            /** @description Which version of the agreement text the payor was shown, as the integration names it. Read in NFC; Unicode format characters refused (see Names). */
             textVersion: string;
             /** @description The payor's browser when agreeing online. Personal data: cleared when the customer is erased. */
             userAgent?: string;
@@ -1862,13 +1862,13 @@ export interface components {
          *     }
          */
         MandateList: {
-            /** @description Whether more mandates follow: ask again with `startingAfter` the last id of this page. */
+            /** @description Whether more mandates follow (ask with `startingAfter`). */
             hasMore: boolean;
             /** @description Newest first. */
             mandates: components["schemas"]["Mandate"][];
             /**
              * Format: int32
-             * @description Number of mandates in `mandates`: the page's length.
+             * @description How many mandates this page holds.
              */
             results: number;
         };
@@ -2176,13 +2176,13 @@ export interface components {
          *     }
          */
         PaymentIntentList: {
-            /** @description Whether more intents follow: ask again with `startingAfter` the last id of this page. */
+            /** @description Whether more intents follow (ask with `startingAfter`). */
             hasMore: boolean;
             /** @description Newest first. */
             paymentIntents: components["schemas"]["PaymentIntent"][];
             /**
              * Format: int32
-             * @description Number of intents in `paymentIntents`: the page's length.
+             * @description How many intents this page holds.
              */
             results: number;
         };
@@ -2405,13 +2405,13 @@ export interface components {
          *     }
          */
         RefundList: {
-            /** @description Whether more refunds follow: ask again with `startingAfter` the last id of this page. */
+            /** @description Whether more refunds follow (ask with `startingAfter`). */
             hasMore: boolean;
             /** @description Newest first. */
             refunds: components["schemas"]["Refund"][];
             /**
              * Format: int32
-             * @description Number of refunds in `refunds`: the page's length.
+             * @description How many refunds this page holds.
              */
             results: number;
         };
@@ -2444,7 +2444,7 @@ export interface components {
          *     }
          */
         SetDefaultPaymentMethodRequest: {
-            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+            /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in NFC; Unicode format characters refused (see Names). */
             contextName: string;
             /**
              * Format: uuid
@@ -2489,7 +2489,7 @@ export interface components {
             customerId?: string | null;
             /** @description `null` clears it. */
             email?: string | null;
-            /** @description The caller's reference, e.g. its order's id. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+            /** @description The caller's reference, e.g. its order's id. Read in NFC; Unicode format characters refused (see Names). */
             externalReferenceId?: string;
             /** @description A saved card of the intent's customer to pay with: the intent moves to REQUIRES_CONFIRMATION. `null` detaches it (back to REQUIRES_PAYMENT_METHOD). */
             paymentMethodId?: string | null;
@@ -2517,7 +2517,7 @@ export interface components {
                 /** @description The card's brand, as saved; another brand is refused. */
                 type?: string;
             };
-            /** @description The vault's fingerprint of the renewed card number; another card of the customer holding it is a 409. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+            /** @description The vault's fingerprint of the renewed card number; another card of the customer holding it is a 409. Read in NFC; Unicode format characters refused (see Names). */
             fingerprint?: string;
             /** @constant */
             type?: "CARD";
@@ -2599,11 +2599,11 @@ export interface components {
         WebhookDeliveryAttemptList: {
             /** @description Each attempt, newest first. */
             deliveries: components["schemas"]["WebhookDeliveryAttempt"][];
-            /** @description Whether more attempts follow: ask again with `startingAfter` the last id of this page. */
+            /** @description Whether more attempts follow (ask with `startingAfter`). */
             hasMore: boolean;
             /**
              * Format: int32
-             * @description Number of attempts in `deliveries`: the page's length.
+             * @description How many attempts this page holds.
              */
             results: number;
         };
@@ -2652,11 +2652,11 @@ export interface components {
          *     }
          */
         WebhookEndpointList: {
-            /** @description Whether more endpoints follow: ask again with `startingAfter` the last id of this page. */
+            /** @description Whether more endpoints follow (ask with `startingAfter`). */
             hasMore: boolean;
             /**
              * Format: int32
-             * @description Number of endpoints in `webhookEndpoints`: the page's length.
+             * @description How many endpoints this page holds.
              */
             results: number;
             /** @description Oldest first. */
@@ -3446,7 +3446,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+        /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in NFC; Unicode format characters refused (see Names). */
         ContextName: string;
         /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
         createdAfter: string;
@@ -4363,7 +4363,7 @@ export interface operations {
                 "Platform-Session-Secret"?: components["parameters"]["PlatformSessionSecret"];
             };
             path: {
-                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in NFC; Unicode format characters refused (see Names). */
                 contextName: components["parameters"]["ContextName"];
                 /** @description The customer record. */
                 id: components["parameters"]["CustomerId"];
@@ -4401,7 +4401,7 @@ export interface operations {
                 "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
             };
             path: {
-                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too. */
+                /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in NFC; Unicode format characters refused (see Names). */
                 contextName: components["parameters"]["ContextName"];
                 /** @description The customer record. */
                 id: components["parameters"]["CustomerId"];

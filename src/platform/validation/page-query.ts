@@ -81,9 +81,9 @@ export function pageOf<Key extends string, Item extends z.ZodType>(
         .int()
         .min(0)
         .max(MAX_PAGE)
-        .meta({ format: 'int32', description: `Number of ${words.items} in \`${key}\`: the page's length.` }),
+        .meta({ format: 'int32', description: `How many ${words.items} this page holds.` }),
       ...items,
-      hasMore: z.boolean().meta({ description: `Whether more ${words.items} follow: ask again with \`startingAfter\` the last id of this page.` }),
+      hasMore: z.boolean().meta({ description: `Whether more ${words.items} follow (ask with \`startingAfter\`).` }),
     })
     .meta(meta);
 }

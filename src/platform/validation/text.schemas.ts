@@ -74,8 +74,7 @@ export function identifierText(options: { min?: number; max: number; description
 }
 
 /** How the document states the rule of identifierText. */
-const IDENTIFIER_RULE =
-  'Read in Unicode NFC (composed and decomposed forms name the same thing); format characters (Unicode category Cf, e.g. U+200B, U+202E) are refused: the pattern names those of the Basic Multilingual Plane by explicit ranges, portable to every regular-expression engine, and the few outside it (the tag characters U+E0001 and U+E0020–U+E007F, U+110BD, U+110CD, U+13430–U+1343F, U+1BCA0–U+1BCA3, U+1D173–U+1D17A) are refused too.';
+const IDENTIFIER_RULE = 'Read in NFC; Unicode format characters refused (see Names).';
 
 /** A UUID path or body value. Upper case is accepted and read as the same UUID. */
 export const uuidValue = z
