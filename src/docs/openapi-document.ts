@@ -21,29 +21,42 @@ export function inReadingOrder<T extends { tag: string }>(operations: readonly T
   return [...operations].sort((a, b) => rank(a.tag) - rank(b.tag));
 }
 
-const DESCRIPTION = `Keeps records of payors ("customers"), the cards saved to them, the default card per named integration context, and payment intents, for hosted-checkout integrations.
+/**
+ * A section of the description that the reference page shows folded, so the
+ * operations come first: a summary line, then Markdown (the blank lines let
+ * the page render it as Markdown inside the HTML block).
+ */
+function folded(title: string, body: string): string {
+  return `<details><summary><strong>${title}</strong></summary>\n\n${body}\n\n</details>`;
+}
 
-## Calling it
-1. Get a token: \`POST ${LOGIN_PATH}\` with your client id and secret (OAuth 2.0 client credentials). Locally, \`npm start\` provides the client \`local-dev-client\` / \`local-dev-secret\`.
-2. Send it as \`Authorization: Bearer <token>\` with the header \`Platform-Restaurant-External-ID\` naming the location you act for. Every record belongs to one location; records of other locations answer 404.
-3. Every answer carries \`X-Request-Id\` (yours, when you send a safe one); quote it to support.
+const DESCRIPTION = `Keeps records of payors ("customers"), the cards saved to them, the default card per named integration context, and payment intents, for hosted-checkout integrations. The operations follow, grouped by resource; each shows a request sample on the reference page (\`/docs\`), whose samples assume \`BASE\` (this service), \`TOKEN\` and \`LOCATION\` set in the shell.
 
-## Names
-A name the service compares (a context name, a reference, a fingerprint) is read in Unicode NFC and refuses format characters (Unicode Cf, e.g. U+200B). Patterns list the Basic Multilingual Plane's as explicit ranges, portable to every engine; the service refuses those past it too.
+**Calling it.** (1) Get a token: \`POST ${LOGIN_PATH}\` with your client id and secret (OAuth 2.0 client credentials); locally, \`npm start\` provides the client \`local-dev-client\` / \`local-dev-secret\`. (2) Send it as \`Authorization: Bearer <token>\` with the header \`Platform-Restaurant-External-ID\` naming the location you act for: every record belongs to one location, and records of other locations answer 404. (3) Every answer carries \`X-Request-Id\` (yours, when you send a safe one); quote it to support.
 
-## Errors
-Every non-2xx answer is an \`ErrorMessage\`, whose \`code\` comes from the catalog in its schema. Bad input is a 4xx that changes nothing. A full card number anywhere in a request is refused (\`CARD_NUMBER_REJECTED\`) and never echoed or logged.
+${folded(
+  'Names',
+  "A name the service compares (a context name, a reference, a fingerprint) is read in Unicode NFC and refuses format characters (Unicode Cf, e.g. U+200B). Patterns list the Basic Multilingual Plane's as explicit ranges, portable to every engine; the service refuses those past it too.",
+)}
 
-## Scopes per operation
-${scopeTable(inReadingOrder(API_OPERATIONS))}
+${folded(
+  'Errors',
+  'Every non-2xx answer is an `ErrorMessage`, whose `code` comes from the catalog in its schema. Bad input is a 4xx that changes nothing. A full card number anywhere in a request is refused (`CARD_NUMBER_REJECTED`) and never echoed or logged.',
+)}
 
-A token without the scope: 403 (\`INSUFFICIENT_SCOPE\`) with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"\`. A token whose \`locations\` do not include the request's location: 403 (\`LOCATION_NOT_PERMITTED\`). Checks run in this order: token (401), location header (400), location entitlement (403), scope (403), then the request itself; a refused request changes nothing.
+${folded(
+  'Scopes per operation',
+  `${scopeTable(inReadingOrder(API_OPERATIONS))}
 
-## The browser side of a checkout
-A checkout page in the browser must not hold a server credential. The backend creates a payment intent for the customer and passes its \`sessionSecret\` to the page; the page calls the card and default reads (and the intent read), and confirms the intent with one of the cards, with a token holding only \`simplified-payments-integration:read\` plus the header \`Platform-Session-Secret\`. The secret is valid only for its intent's customer, only in its location, and only while the intent is live (not SUCCEEDED or CANCELED, younger than 24 hours by default). The backend captures. CORS is allowed on these operations for configured origins only.
+A token without the scope: 403 (\`INSUFFICIENT_SCOPE\`) with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"\`. A token whose \`locations\` do not include the request's location: 403 (\`LOCATION_NOT_PERMITTED\`). Checks run in this order: token (401), location header (400), location entitlement (403), scope (403), then the request itself; a refused request changes nothing.`,
+)}
 
-## Payment intent lifecycle
-${paymentIntentLifecycle()}`;
+${folded(
+  'The browser side of a checkout',
+  "A checkout page in the browser must not hold a server credential. The backend creates a payment intent for the customer and passes its `sessionSecret` to the page; the page calls the card and default reads (and the intent read), and confirms the intent with one of the cards, with a token holding only `simplified-payments-integration:read` plus the header `Platform-Session-Secret`. The secret is valid only for its intent's customer, only in its location, and only while the intent is live (not SUCCEEDED or CANCELED, younger than 24 hours by default). The backend captures. CORS is allowed on these operations for configured origins only.",
+)}
+
+${folded('Payment intent lifecycle', paymentIntentLifecycle())}`;
 
 /** The whole API document, built from the zod schemas the routers validate with. */
 export type OpenApiDocument = ReturnType<typeof createDocument>;
@@ -84,7 +97,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       },
     },
   };
-  return withoutUnusedExamples(createDocument(document));
+  return withoutUnusedExamples(withoutFillInExamples(createDocument(document)));
 }
 
 /** The catalog's examples the document's answers refer to: an entry no answer can carry (a 405, a timeout) is left out. */
@@ -93,5 +106,41 @@ function withoutUnusedExamples<T extends { components?: { examples?: Record<stri
   if (examples === undefined) return built;
   const text = JSON.stringify({ ...built, components: { ...built.components, examples: {} } });
   for (const name of Object.keys(examples)) if (!text.includes(`"#/components/examples/${name}"`)) delete examples[name];
+  return built;
+}
+
+interface ParameterObject {
+  in?: string;
+  required?: boolean;
+  example?: unknown;
+  examples?: unknown;
+  schema?: { example?: unknown; examples?: unknown };
+}
+
+/**
+ * A path id, a filter and a cursor carry no example: the reference page's
+ * "Try it out" sends a parameter's example as its value, and an example id
+ * names no record (404) while an example filter or cursor narrows a list to
+ * nothing or is refused (400). The reader fills in the ids of their own
+ * records; a list's optional filters start empty. Headers keep theirs.
+ */
+function withoutFillInExamples<T extends { paths?: object; components?: { parameters?: object } }>(document: T): T {
+  // A copy: the generator may share one schema object between a parameter and a body's field, which keeps its example.
+  const built = structuredClone(document);
+  const parameters = [
+    ...Object.values(built.paths ?? {}).flatMap((item: Record<string, { parameters?: ParameterObject[] }>) =>
+      Object.values(item).flatMap((operation) => operation.parameters ?? []),
+    ),
+    ...(Object.values(built.components?.parameters ?? {}) as ParameterObject[]),
+  ];
+  for (const parameter of parameters) {
+    if (parameter.in !== 'path' && !(parameter.in === 'query' && parameter.required !== true)) continue;
+    delete parameter.example;
+    delete parameter.examples;
+    if (parameter.schema) {
+      delete parameter.schema.example;
+      delete parameter.schema.examples;
+    }
+  }
   return built;
 }

@@ -5,6 +5,7 @@ import { errorCatalogPage } from './error-catalog-page';
 import { documentYaml } from './openapi-yaml';
 import { DOCS_PATH, OPENAPI_JSON_PATH, OPENAPI_YAML_PATH } from './docs.openapi';
 import type { OpenApiDocument } from './openapi-document';
+import { documentWithSamples } from './request-samples';
 
 /**
  * The docs page loads only this service's own files (Swagger UI from its npm
@@ -35,23 +36,26 @@ const DOCS_PAGE = `<!DOCTYPE html>
   <body>
     <div id="swagger-ui"></div>
     <script src="./swagger-ui-bundle.js" charset="UTF-8"></script>
-    <script src="./swagger-ui-standalone-preset.js" charset="UTF-8"></script>
     <script src="./docs-initializer.js" charset="UTF-8"></script>
   </body>
 </html>
 `;
 
+/** The document as the page shows it: with a request sample per operation (request-samples.ts). */
+const REFERENCE_JSON_PATH = `${DOCS_PATH}/reference.json`;
+
 // validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io.
+// BaseLayout: no top bar (its box to load another document's address), so the operations come first.
 const DOCS_INITIALIZER = `window.onload = function () {
   window.ui = SwaggerUIBundle({
-    url: ${JSON.stringify(OPENAPI_JSON_PATH)},
+    url: ${JSON.stringify(REFERENCE_JSON_PATH)},
     dom_id: '#swagger-ui',
     deepLinking: true,
     validatorUrl: null,
     persistAuthorization: false,
     oauth2RedirectUrl: window.location.origin + ${JSON.stringify(`${DOCS_PATH}/oauth2-redirect.html`)},
-    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-    layout: 'StandaloneLayout',
+    presets: [SwaggerUIBundle.presets.apis],
+    layout: 'BaseLayout',
   });
 };
 `;
@@ -62,7 +66,6 @@ const SWAGGER_UI_DIRECTORY = path.dirname(require.resolve('swagger-ui-dist/packa
 const SWAGGER_UI_FILES = new Set([
   'swagger-ui.css',
   'swagger-ui-bundle.js',
-  'swagger-ui-standalone-preset.js',
   'oauth2-redirect.html',
   'oauth2-redirect.js',
   'favicon-32x32.png',
@@ -96,6 +99,10 @@ export function openApiRouter(document: OpenApiDocument): Router {
   const errorsPage = errorCatalogPage();
   router.get(ERROR_DOCS_PATH, (_request, response) => {
     response.type('html').send(errorsPage);
+  });
+  const reference = JSON.stringify(documentWithSamples(document));
+  router.get(REFERENCE_JSON_PATH, (_request, response) => {
+    response.type('application/json').send(reference);
   });
   router.get(`${DOCS_PATH}/docs-initializer.js`, (_request, response) => {
     response.type('text/javascript').send(DOCS_INITIALIZER);

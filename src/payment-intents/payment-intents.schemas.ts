@@ -75,7 +75,6 @@ export const createPaymentIntentRequestSchema = z
       amount: 1250,
       currency: 'USD',
       externalReferenceId: 'order-7',
-      customerId: '019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9',
       captureMethod: 'MANUAL',
       email: 'ada@example.com',
       amountDetails: { tip: 150 },

@@ -1287,7 +1287,6 @@ export interface components {
          *       "amount": 1250,
          *       "currency": "USD",
          *       "externalReferenceId": "order-7",
-         *       "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
          *       "captureMethod": "MANUAL",
          *       "email": "ada@example.com",
          *       "amountDetails": {

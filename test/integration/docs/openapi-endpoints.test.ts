@@ -49,14 +49,32 @@ describe('GET /docs', () => {
     expect(policy).not.toMatch(/https?:/);
   });
 
-  it('serves Swagger UI from the npm package, and an initializer that points at /openapi.json with the validator off', async () => {
+  it('serves Swagger UI from the npm package, and an initializer that points at the document with samples, with the validator off', async () => {
     await request(t.app)
       .get('/docs/swagger-ui-bundle.js')
       .expect(200)
       .expect('content-type', /javascript/);
     const initializer = await request(t.app).get('/docs/docs-initializer.js').expect(200);
-    expect(initializer.text).toContain('"/openapi.json"');
+    expect(initializer.text).toContain('"/docs/reference.json"');
     expect(initializer.text).toContain('validatorUrl: null');
+  });
+
+  it('shows the page the document with a request sample in every operation, and tools the document without them', async () => {
+    const shown = (await request(t.app).get('/docs/reference.json').expect(200)).body as { paths: Record<string, Record<string, { description?: string }>> };
+    const served = (await request(t.app).get('/openapi.json').expect(200)).body as typeof shown;
+    const operations = Object.entries(shown.paths).flatMap(([route, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ route, method, operation })),
+    );
+    expect(operations.length).toBeGreaterThan(40);
+    for (const { route, method, operation } of operations) {
+      expect({ route, method, sample: operation.description?.includes(`curl -X ${method.toUpperCase()} "$BASE`) }).toEqual({ route, method, sample: true });
+      expect(served.paths[route]?.[method]?.description ?? '').not.toContain('**Request sample**');
+    }
+    const card = shown.paths['/v1/customers/{id}/payment-methods/{paymentMethodId}']?.patch?.description ?? '';
+    expect(card).toContain('curl -X PATCH "$BASE/v1/customers/$CUSTOMER_ID/payment-methods/$PAYMENT_METHOD_ID"');
+    expect(card).toContain('-H "Platform-Restaurant-External-ID: $LOCATION"');
+    expect(card).toContain("client.PATCH('/v1/customers/{id}/payment-methods/{paymentMethodId}', {");
+    expect(card).toContain('params: { header: locationHeaders(location), path: { id: customerId, paymentMethodId } },');
   });
 
   it('answers 404 ErrorMessage for a file of the package it does not serve', async () => {
