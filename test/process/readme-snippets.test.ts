@@ -24,48 +24,84 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => service.stop());
 
-describe("README's API snippets", () => {
-  it('run top to bottom as written, every call answered without an error', async () => {
-    const quickStart = blocksOf('README.md', '## Quick start').find((block) => block.includes('TOKEN=$(')) ?? '';
-    const script = [
-      'set -euo pipefail',
-      quickStart,
-      ...blocksOf('README.md', '## First calls'),
-      blocksOf('docs/authentication.md', '# Authentication')[0] ?? '',
-      ...blocksOf('docs/endpoints.md', '# Endpoints'),
-      ...blocksOf('docs/checkout.md', '# Payment intents: the checkout'),
-      ...blocksOf('docs/events-and-webhooks.md', '# Events and webhooks'),
-      ...blocksOf('docs/cards-on-file.md', '# Cards on file: mandates and merchant-initiated charges'),
-    ]
-      .join('\n')
-      .replaceAll('http://localhost:8080', service.baseUrl);
-    expect(script).toContain('BROWSER_TOKEN=$(');
-    expect(script).toContain('PAYOR=$(');
+/** Runs one page's blocks as written, in a new shell of its own; only the service's address is rewritten. */
+async function runOnItsOwn(blocks: readonly string[]): Promise<string> {
+  const script = ['set -euo pipefail', ...blocks].join('\n').replaceAll('http://localhost:8080', service.baseUrl);
+  const { stdout } = await promisify(execFile)('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
+  // Every answer printed is a success: no ErrorMessage among them.
+  expect(stdout).not.toContain('"messageKey"');
+  return stdout;
+}
 
-    const { stdout } = await promisify(execFile)('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
-    // Every answer printed is a success: no ErrorMessage among them.
-    expect(stdout).not.toContain('"messageKey"');
-    expect(stdout).toContain('"externalReferenceId":"crm-1"');
-    expect(stdout).toContain('"results":1,"customers":[{');
-    expect(stdout).toContain('"contextName":"web-checkout"');
-    expect(stdout).toContain('204');
-    // The browser side read the customer's card with the session secret and paid with it; the backend captured.
-    expect(stdout).toContain('"results":1,"paymentMethods":[{');
-    expect(stdout).toContain('"status":"REQUIRES_CAPTURE"');
-    expect(stdout).toMatch(/"status":"SUCCEEDED".*"latestPayment":\{[^}]*"status":"CAPTURED","amount":1250/);
-    expect(stdout).toMatch(/"results":1,"paymentIntents":\[\{/);
-    // The partial refund, and what is left to refund.
-    expect(stdout).toMatch(/"amount":300,"reason":"REQUESTED_BY_CUSTOMER","status":"SUCCEEDED","failureCode":null/);
-    expect(stdout).toContain('"amountCaptured":1250,"amountRefunded":300,"refundableAmount":950');
-    expect(stdout).toMatch(/"results":1,"refunds":\[\{/);
-    // The subscription: a charge under the mandate, without the payor, then the mandate revoked.
-    expect(stdout).toMatch(/"status":"SUCCEEDED"[^\n]*"offSession":true,"latestPayment"/);
-    expect(stdout).toContain('"status":"INACTIVE","maxAmount":2500');
-    // The customer's history, newest first, and the endpoint made with its secret.
-    expect(stdout).toContain('"results":2,"events":[{');
-    expect(stdout).toContain('"type":"refund.succeeded"');
-    expect(stdout).toMatch(/"results":0,"deliveries":\[\]|"deliveries":\[\{/);
-  }, 90_000);
+/**
+ * Each page of calls, with what its answers must show. Each opens with what
+ * it needs (the address, a token, the headers, the helper, its records), so
+ * a reader can run any one of them alone in a new shell (issue 54).
+ */
+const PAGES: Array<{ page: string; blocks: () => string[]; shows: (stdout: string) => void }> = [
+  {
+    page: 'README.md',
+    blocks: () => [blocksOf('README.md', '## Quick start').find((block) => block.includes('TOKEN=$(')) ?? '', ...blocksOf('README.md', '## First calls')],
+    shows: (stdout) => expect(stdout).toContain('"externalReferenceId":"crm-1"'),
+  },
+  {
+    page: 'docs/authentication.md',
+    blocks: () => [blocksOf('docs/authentication.md', '# Authentication')[0] ?? ''],
+    shows: (stdout) => expect(stdout).toContain('"access_token":"'),
+  },
+  {
+    page: 'docs/endpoints.md',
+    blocks: () => blocksOf('docs/endpoints.md', '# Endpoints'),
+    shows: (stdout) => {
+      expect(stdout).toContain('"results":1,"customers":[{');
+      expect(stdout).toContain('"contextName":"web-checkout"');
+      expect(stdout).toContain('204');
+    },
+  },
+  {
+    page: 'docs/checkout.md',
+    blocks: () => blocksOf('docs/checkout.md', '# Payment intents: the checkout'),
+    shows: (stdout) => {
+      // The browser side read the customer's card with the session secret and paid with it; the backend captured.
+      expect(stdout).toContain('"results":1,"paymentMethods":[{');
+      expect(stdout).toContain('"status":"REQUIRES_CAPTURE"');
+      expect(stdout).toMatch(/"status":"SUCCEEDED".*"latestPayment":\{[^}]*"status":"CAPTURED","amount":1250/);
+      expect(stdout).toMatch(/"results":1,"paymentIntents":\[\{/);
+      // The partial refund, and what is left to refund.
+      expect(stdout).toMatch(/"amount":300,"reason":"REQUESTED_BY_CUSTOMER","status":"SUCCEEDED","failureCode":null/);
+      expect(stdout).toContain('"amountCaptured":1250,"amountRefunded":300,"refundableAmount":950');
+      expect(stdout).toMatch(/"results":1,"refunds":\[\{/);
+    },
+  },
+  {
+    page: 'docs/events-and-webhooks.md',
+    blocks: () => blocksOf('docs/events-and-webhooks.md', '# Events and webhooks'),
+    shows: (stdout) => {
+      // The customer's history, newest first, and the endpoint made with its secret.
+      expect(stdout).toContain('"results":2,"events":[{');
+      expect(stdout).toContain('"type":"payment_method.attached"');
+      expect(stdout).toMatch(/"results":0,"deliveries":\[\]|"deliveries":\[\{/);
+    },
+  },
+  {
+    page: 'docs/cards-on-file.md',
+    blocks: () => blocksOf('docs/cards-on-file.md', '# Cards on file: mandates and merchant-initiated charges'),
+    shows: (stdout) => {
+      // The subscription: a charge under the mandate, without the payor, then the mandate revoked.
+      expect(stdout).toMatch(/"status":"SUCCEEDED"[^\n]*"offSession":true,"latestPayment"/);
+      expect(stdout).toContain('"status":"INACTIVE","maxAmount":2500');
+    },
+  },
+];
+
+describe("README's and docs' API snippets", () => {
+  it.each(PAGES.map((page) => [page.page, page] as const))(
+    '%s runs on its own, in a new shell, every call answered without an error',
+    async (_page, { blocks, shows }) => {
+      shows(await runOnItsOwn(blocks()));
+    },
+    90_000,
+  );
 
   it('include a webhook receiver that verifies real deliveries as saved', async () => {
     const [program] = blocksOf('docs/events-and-webhooks.md', '# Events and webhooks', 'ts');
