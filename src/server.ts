@@ -7,6 +7,7 @@ import { AggregatorRegistry, register as globalRegistry } from 'prom-client';
 import { createApp } from './app';
 import { buildModules } from './modules';
 import { assembleAuth, authSettingsFrom, loadAuthMaterial } from './auth/auth';
+import { refuseUnreadableConfigFiles } from './platform/config-files';
 import { loadConfig, type Config } from './platform/config';
 import { useSecretBox, type SecretBox } from './platform/secrets/secret-box';
 import { keyringProblem, registerKeyring } from './platform/secrets/keys-in-use';
@@ -180,6 +181,7 @@ async function runPrimary(config: Config, logger: Logger, box: SecretBox): Promi
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  refuseUnreadableConfigFiles(config);
   const logger = createLogger({ level: config.LOG_LEVEL, pretty: config.NODE_ENV === 'development' && process.stdout.isTTY === true });
   // Before a cluster forks: the workers then read the development keyring the primary made.
   const box = loadSecretBox(config);

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     console.log(USAGE);
     process.exit(values.help ? 0 : 1);
   }
-  const { knex } = openDatabase(databaseOptionsFrom(loadConfig()));
+  const { knex } = openDatabase(databaseOptionsFrom(loadConfig(process.env, 'database')));
   try {
     const released = await releaseLoginThrottle(knex, values.client);
     console.log(`Released ${values.client}: ${released} address count(s) forgotten.`);

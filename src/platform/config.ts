@@ -301,8 +301,9 @@ export class ConfigError extends Error {
  * deployment learns every missing setting from one failed start, not one per
  * restart. (The files themselves are checked when they are read.)
  */
-function missingInProduction(env: Readonly<Record<string, string | undefined>>): string[] {
+function missingInProduction(env: Readonly<Record<string, string | undefined>>, needs: ConfigNeeds): string[] {
   if (env.NODE_ENV !== 'production') return [];
+  if (needs === 'database') return missingDatabase(env, needs);
   const missing: string[] = [];
   if (env.AUTH_SIGNING_KEY_FILE === undefined) {
     missing.push('AUTH_SIGNING_KEY_FILE: NODE_ENV=production needs the private key tokens are signed with (make one with `npm run key:new -- --out FILE`)');
@@ -320,21 +321,32 @@ function missingInProduction(env: Readonly<Record<string, string | undefined>>):
       'PAYMENT_PROCESSOR: NODE_ENV=production would take payments with the sandbox processor, which moves no money (ALLOW_SANDBOX_PROCESSOR=true starts with it anyway, e.g. for staging)',
     );
   }
-  if (env.DATABASE_URL === undefined && !['true', '1'].includes(env.ALLOW_EMBEDDED_DATABASE ?? '')) {
-    missing.push(
-      'DATABASE_URL: NODE_ENV=production needs a PostgreSQL server; the embedded database serves one process and is for development (ALLOW_EMBEDDED_DATABASE=true starts on it anyway)',
-    );
-  }
-  return missing;
+  return [...missing, ...missingDatabase(env, needs)];
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+function missingDatabase(env: Readonly<Record<string, string | undefined>>, needs: ConfigNeeds): string[] {
+  if (env.DATABASE_URL !== undefined || ['true', '1'].includes(env.ALLOW_EMBEDDED_DATABASE ?? '')) return [];
+  // The migrations run on MIGRATIONS_DATABASE_URL when it is set.
+  if (needs === 'database' && env.MIGRATIONS_DATABASE_URL !== undefined) return [];
+  return [
+    'DATABASE_URL: NODE_ENV=production needs a PostgreSQL server; the embedded database serves one process and is for development (ALLOW_EMBEDDED_DATABASE=true starts on it anyway)',
+  ];
+}
+
+/**
+ * What the caller will use: the whole service, or only the database (the
+ * migrations), which must start without the signing key, the keyring, the
+ * clients and the processor it never touches.
+ */
+export type ConfigNeeds = 'service' | 'database';
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, needs: ConfigNeeds = 'service'): Config {
   // An empty variable means "not set": `.env.example` lists optional ones empty.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = environmentSchema.safeParse(present);
   const problems = [
     ...(parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
-    ...missingInProduction(present),
+    ...missingInProduction(present, needs),
   ];
   if (!parsed.success || problems.length > 0) {
     throw new ConfigError(

@@ -10,7 +10,8 @@ import { migrateToLatest } from './migration-source';
  * lock while it works.
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  // Only the database settings are needed: a first production start migrates before it has keys or clients.
+  const config = loadConfig(process.env, 'database');
   try {
     await migrate(config);
   } catch (error) {

@@ -127,6 +127,19 @@ describe('production settings', () => {
     }
   });
 
+  it('asks the migrations for the database only: no signing key, keyring, clients or processor (issue 54)', () => {
+    const databaseOnly = { NODE_ENV: 'production', DATABASE_URL: 'postgres://migrator@db.internal/payments' };
+    expect(loadConfig(databaseOnly, 'database')).toMatchObject(databaseOnly);
+    expect(loadConfig({ NODE_ENV: 'production', MIGRATIONS_DATABASE_URL: 'postgres://migrator@db.internal:5432/payments' }, 'database')).toMatchObject({
+      MIGRATIONS_DATABASE_URL: 'postgres://migrator@db.internal:5432/payments',
+    });
+    // The database itself it still needs, and a bad value is still refused.
+    expect(() => loadConfig({ NODE_ENV: 'production' }, 'database')).toThrow(/^Invalid configuration \(1 problem\):\n- DATABASE_URL: /);
+    expect(() => loadConfig({ ...databaseOnly, DB_POOL_MAX: 'many' }, 'database')).toThrow(/DB_POOL_MAX/);
+    // The service itself still asks for everything.
+    expect(() => loadConfig(databaseOnly)).toThrow(/AUTH_SIGNING_KEY_FILE/);
+  });
+
   it('refuses the embedded database unless ALLOW_EMBEDDED_DATABASE=true', () => {
     expect(() => loadConfig({ ...PRODUCTION, DATABASE_URL: '' })).toThrow(/DATABASE_URL: NODE_ENV=production needs a PostgreSQL server/);
     expect(loadConfig({ ...PRODUCTION, DATABASE_URL: '', ALLOW_EMBEDDED_DATABASE: 'true' })).toMatchObject({ ALLOW_EMBEDDED_DATABASE: true });
