@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-output/', 'clients/typescript/src/api-types.ts'] },
+  { ignores: ['dist/', 'clients/typescript/dist/', 'node_modules/', 'data/', 'coverage/', 'test-output/', 'clients/typescript/src/api-types.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

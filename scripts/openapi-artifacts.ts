@@ -9,7 +9,7 @@ import { paymentIntentLifecycle } from '../src/payment-intents/payment-intent-li
 import { sandboxCardTable } from '../src/payment-processor/sandbox-cards';
 import { refundLifecycle } from '../src/refunds/refund-status';
 import { errorCatalogTable } from '../src/docs/error-catalog-page';
-import { buildOpenApiDocument, inReadingOrder } from '../src/docs/openapi-document';
+import { API_VERSION, buildOpenApiDocument, inReadingOrder } from '../src/docs/openapi-document';
 import { documentYaml, GENERATED_NOTICE } from '../src/docs/openapi-yaml';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -18,6 +18,7 @@ const ROOT = path.resolve(__dirname, '..');
 export const ARTIFACT_PATHS = {
   document: path.join(ROOT, 'openapi/openapi.yaml'),
   clientTypes: path.join(ROOT, 'clients/typescript/src/api-types.ts'),
+  clientPackage: path.join(ROOT, 'clients/typescript/package.json'),
   authenticationPage: path.join(ROOT, 'docs/authentication.md'),
   checkoutPage: path.join(ROOT, 'docs/checkout.md'),
   errorsPage: path.join(ROOT, 'docs/errors.md'),
@@ -84,11 +85,18 @@ export async function clientTypes(document: object): Promise<string> {
   return `/* eslint-disable */\n// ${GENERATED_NOTICE}\n\n${astToString(ast)}`;
 }
 
+/** The client package's manifest, its version the API's: a client's version says which API it was generated from. */
+async function clientPackage(): Promise<string> {
+  const manifest = JSON.parse(await readFile(ARTIFACT_PATHS.clientPackage, 'utf8')) as Record<string, unknown>;
+  return `${JSON.stringify({ ...manifest, version: API_VERSION }, null, 2)}\n`;
+}
+
 export async function renderArtifacts(): Promise<Record<keyof typeof ARTIFACT_PATHS, string>> {
   const document = buildOpenApiDocument();
   return {
     document: documentYaml(document),
     clientTypes: await clientTypes(document),
+    clientPackage: await clientPackage(),
     authenticationPage: await pageWithGeneratedParts('authenticationPage'),
     checkoutPage: await pageWithGeneratedParts('checkoutPage'),
     errorsPage: await pageWithGeneratedParts('errorsPage'),
