@@ -31,7 +31,15 @@ const bomb = '['.repeat(6858) + ']'.repeat(6858);
  */
 const justTooDeep = `${'['.repeat(MAX_JSON_DEPTH + 1)}${' '.repeat(bomb.length - 2 * (MAX_JSON_DEPTH + 1))}${']'.repeat(MAX_JSON_DEPTH + 1)}`;
 
-const WARM_UP_BURSTS = 5;
+const WARM_UP_BURSTS = 8;
+/**
+ * What the bombs may add to the peak: the failing process grew by about 940
+ * MB. On a quiet machine a refused burst left the peak within a few MB, but
+ * with the suite's two workers busy beside it V8 sizes its heap by the load,
+ * and a burst of bodies refused alike once added 148 MB after the warm-up
+ * (2026-11-28); a seventh of the failure is still far from either.
+ */
+const PEAK_GROWTH_BOUND_MB = 128;
 
 const login = (body: string) =>
   fetch(`${service.baseUrl}/authentication/v1/authentication/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
@@ -45,18 +53,20 @@ describe('a hundred nested-JSON logins', () => {
     // the heap could still grow at the next burst of anything, and that growth
     // was counted against the bombs.
     for (let i = 0; i < 20; i += 1) await fetch(`${service.baseUrl}/health/live`);
-    for (let burst = 0, grew = Infinity; burst < WARM_UP_BURSTS && grew > 0; burst += 1) {
+    // Each warm-up burst has the measured burst's shape: a hundred refused bodies and ten probes at once.
+    const burst = async (body: string) => {
+      const refused = Array.from({ length: 100 }, () => login(body));
+      const probes = Array.from({ length: 10 }, () => fetch(`${service.baseUrl}/health/live`));
+      for (const response of await Promise.all(refused)) expect(response.status).toBe(400);
+      for (const response of await Promise.all(probes)) expect(response.status).toBe(200);
+    };
+    for (let round = 0, grew = Infinity; round < WARM_UP_BURSTS && grew > 0; round += 1) {
       const peakBefore = peakResidentMegabytes(service.pid);
-      for (const response of await Promise.all(Array.from({ length: 100 }, () => login(justTooDeep)))) expect(response.status).toBe(400);
+      await burst(justTooDeep);
       grew = peakResidentMegabytes(service.pid) - peakBefore;
     }
     const before = peakResidentMegabytes(service.pid);
-    const bombs = Array.from({ length: 100 }, () => login(bomb));
-    const probes = Array.from({ length: 10 }, () => fetch(`${service.baseUrl}/health/live`));
-    for (const response of await Promise.all(bombs)) expect(response.status).toBe(400);
-    for (const response of await Promise.all(probes)) expect(response.status).toBe(200);
-    const after = peakResidentMegabytes(service.pid);
-    // The failing process grew by about 940 MB; a few MB of buffers are noise.
-    expect(after - before).toBeLessThan(64);
+    await burst(bomb);
+    expect(peakResidentMegabytes(service.pid) - before).toBeLessThan(PEAK_GROWTH_BOUND_MB);
   }, 60_000);
 });
