@@ -30,10 +30,11 @@ module.exports = {
   },
   transformIgnorePatterns: ['/node_modules/(?!(jose|uuid|@electric-sql/pglite)/)'],
   testTimeout: 30000,
-  // Two workers on these two cores: each file has a database of its own (a copy of the template), and a process
+  // Three workers on these two cores: each file has a database of its own (a copy of the template), and a process
   // test's service starts from a copy of it too (test/support/process/service-process.ts), so no two files fight
-  // over creating one (docs/performance.md, the test suite's time).
-  maxWorkers: 2,
+  // over creating one; the third fills the time the process tests wait on their services (docs/performance.md,
+  // the test suite's time).
+  maxWorkers: 3,
   // Every response is held to the OpenAPI document, and the last test checks
   // that every documented operation was exercised (test/support/contract/).
   setupFilesAfterEnv: ['<rootDir>/test/support/contract/contract-setup.ts'],
