@@ -299,11 +299,12 @@ export class ConfigError extends Error {
 /**
  * What production must be told, each named at once: an operator fixing a
  * deployment learns every missing setting from one failed start, not one per
- * restart. (The files themselves are checked when they are read.)
+ * restart. (Whether the files can be read is checked at start, all at once:
+ * config-files.ts, refuseUnreadableConfigFiles.)
  */
 function missingInProduction(env: Readonly<Record<string, string | undefined>>, needs: ConfigNeeds): string[] {
   if (env.NODE_ENV !== 'production') return [];
-  if (needs === 'database') return missingDatabase(env, needs);
+  if (needs !== 'service') return missingDatabase(env, needs);
   const missing: string[] = [];
   if (env.AUTH_SIGNING_KEY_FILE === undefined) {
     missing.push('AUTH_SIGNING_KEY_FILE: NODE_ENV=production needs the private key tokens are signed with (make one with `npm run key:new -- --out FILE`)');
@@ -326,19 +327,20 @@ function missingInProduction(env: Readonly<Record<string, string | undefined>>, 
 
 function missingDatabase(env: Readonly<Record<string, string | undefined>>, needs: ConfigNeeds): string[] {
   if (env.DATABASE_URL !== undefined || ['true', '1'].includes(env.ALLOW_EMBEDDED_DATABASE ?? '')) return [];
-  // The migrations run on MIGRATIONS_DATABASE_URL when it is set.
-  if (needs === 'database' && env.MIGRATIONS_DATABASE_URL !== undefined) return [];
+  // The migrations run on MIGRATIONS_DATABASE_URL when it is set; every other use of the database is DATABASE_URL's.
+  if (needs === 'migrations' && env.MIGRATIONS_DATABASE_URL !== undefined) return [];
   return [
     'DATABASE_URL: NODE_ENV=production needs a PostgreSQL server; the embedded database serves one process and is for development (ALLOW_EMBEDDED_DATABASE=true starts on it anyway)',
   ];
 }
 
 /**
- * What the caller will use: the whole service, or only the database (the
- * migrations), which must start without the signing key, the keyring, the
- * clients and the processor it never touches.
+ * What the caller will use: the whole service; or only the database, as the
+ * migrations (DATABASE_URL or MIGRATIONS_DATABASE_URL) and the login release
+ * (DATABASE_URL) do, which must run without the signing key, the keyring,
+ * the clients and the processor they never touch.
  */
-export type ConfigNeeds = 'service' | 'database';
+export type ConfigNeeds = 'service' | 'migrations' | 'database';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, needs: ConfigNeeds = 'service'): Config {
   // An empty variable means "not set": `.env.example` lists optional ones empty.

@@ -11,7 +11,7 @@ import { migrateToLatest } from './migration-source';
  */
 async function main(): Promise<void> {
   // Only the database settings are needed: a first production start migrates before it has keys or clients.
-  const config = loadConfig(process.env, 'database');
+  const config = loadConfig(process.env, 'migrations');
   try {
     await migrate(config);
   } catch (error) {

@@ -130,9 +130,14 @@ describe('production settings', () => {
   it('asks the migrations for the database only: no signing key, keyring, clients or processor (issue 54)', () => {
     const databaseOnly = { NODE_ENV: 'production', DATABASE_URL: 'postgres://migrator@db.internal/payments' };
     expect(loadConfig(databaseOnly, 'database')).toMatchObject(databaseOnly);
-    expect(loadConfig({ NODE_ENV: 'production', MIGRATIONS_DATABASE_URL: 'postgres://migrator@db.internal:5432/payments' }, 'database')).toMatchObject({
+    expect(loadConfig({ NODE_ENV: 'production', MIGRATIONS_DATABASE_URL: 'postgres://migrator@db.internal:5432/payments' }, 'migrations')).toMatchObject({
       MIGRATIONS_DATABASE_URL: 'postgres://migrator@db.internal:5432/payments',
     });
+    expect(loadConfig(databaseOnly, 'migrations')).toMatchObject(databaseOnly);
+    // The login release reads DATABASE_URL only: MIGRATIONS_DATABASE_URL alone would leave it on an embedded database.
+    expect(() => loadConfig({ NODE_ENV: 'production', MIGRATIONS_DATABASE_URL: 'postgres://migrator@db.internal:5432/payments' }, 'database')).toThrow(
+      /- DATABASE_URL: /,
+    );
     // The database itself it still needs, and a bad value is still refused.
     expect(() => loadConfig({ NODE_ENV: 'production' }, 'database')).toThrow(/^Invalid configuration \(1 problem\):\n- DATABASE_URL: /);
     expect(() => loadConfig({ ...databaseOnly, DB_POOL_MAX: 'many' }, 'database')).toThrow(/DB_POOL_MAX/);
