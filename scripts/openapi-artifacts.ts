@@ -8,6 +8,8 @@ import { scopeTable } from '../src/api/scope-table';
 import { paymentIntentLifecycle } from '../src/payment-intents/payment-intent-lifecycle';
 import { sandboxCardTable } from '../src/payment-processor/sandbox-cards';
 import { refundLifecycle } from '../src/refunds/refund-status';
+import { lineTypesTable } from '../src/settlement/ledger-line-types';
+import { settingsDefaultsTable } from '../src/settlement/location-settings-defaults';
 import { errorCatalogTable } from '../src/docs/error-catalog-page';
 import { API_VERSION, buildOpenApiDocument, inReadingOrder } from '../src/docs/openapi-document';
 import { documentYaml, GENERATED_NOTICE } from '../src/docs/openapi-yaml';
@@ -22,15 +24,17 @@ export const ARTIFACT_PATHS = {
   authenticationPage: path.join(ROOT, 'docs/authentication.md'),
   checkoutPage: path.join(ROOT, 'docs/checkout.md'),
   errorsPage: path.join(ROOT, 'docs/errors.md'),
+  settlementPage: path.join(ROOT, 'docs/settlement.md'),
 } as const;
 
 /**
  * The docs' parts rendered from the code, each between its two markers in its
  * page: the scope table from the operations, the status table from
  * payment-intent-status.ts, the error catalog from error-catalog.ts, the refund moves from refund-status.ts, the
- * sandbox's test cards from sandbox-cards.ts.
+ * sandbox's test cards from sandbox-cards.ts, the settlement defaults and
+ * ledger line types from src/settlement.
  */
-type GeneratedPage = 'authenticationPage' | 'checkoutPage' | 'errorsPage';
+type GeneratedPage = 'authenticationPage' | 'checkoutPage' | 'errorsPage' | 'settlementPage';
 
 const GENERATED_PARTS: Array<{ page: GeneratedPage; start: string; end: string; render: () => string }> = [
   {
@@ -62,6 +66,18 @@ const GENERATED_PARTS: Array<{ page: GeneratedPage; start: string; end: string; 
     start: '<!-- sandbox cards: generated from sandbox-cards.ts by `npm run openapi`; edit the cards there, not these lines -->',
     end: '<!-- end of the sandbox cards -->',
     render: sandboxCardTable,
+  },
+  {
+    page: 'settlementPage',
+    start: '<!-- settings defaults: generated from location-settings-defaults.ts by `npm run openapi`; edit the defaults there, not these lines -->',
+    end: '<!-- end of the settings defaults -->',
+    render: settingsDefaultsTable,
+  },
+  {
+    page: 'settlementPage',
+    start: '<!-- line types: generated from ledger-line-types.ts by `npm run openapi`; edit the table there, not these lines -->',
+    end: '<!-- end of the line types -->',
+    render: lineTypesTable,
   },
 ];
 
@@ -100,6 +116,7 @@ export async function renderArtifacts(): Promise<Record<keyof typeof ARTIFACT_PA
     authenticationPage: await pageWithGeneratedParts('authenticationPage'),
     checkoutPage: await pageWithGeneratedParts('checkoutPage'),
     errorsPage: await pageWithGeneratedParts('errorsPage'),
+    settlementPage: await pageWithGeneratedParts('settlementPage'),
   };
 }
 

@@ -8,6 +8,7 @@ import { mandatesModule } from './mandates/mandates.module';
 import { paymentIntentsModule } from './payment-intents/payment-intents.module';
 import { paymentMethodsModule } from './payment-methods/payment-methods.module';
 import { refundsModule } from './refunds/refunds.module';
+import { settlementModule } from './settlement/settlement.module';
 import { webhooksModule } from './webhooks/webhooks.module';
 
 /**
@@ -30,6 +31,7 @@ export const MODULES = [
   customerErasureModule,
   eventsModule,
   webhooksModule,
+  settlementModule,
   sandboxClockModule,
 ] as const;
 

@@ -13,6 +13,10 @@ export const API_TAGS = [
   { name: 'Mandates', description: "A payor's recorded consent to be charged later, off-session, on a saved card." },
   { name: 'Events', description: 'The change log: one event per change, written in the transaction that made it.' },
   { name: 'Webhooks', description: 'Endpoints the events are delivered to, signed to the Standard Webhooks specification, and their deliveries.' },
+  {
+    name: 'Settlement',
+    description: "Where money lands: the location's business days (closed at its cutoff), the ledger line of every money movement, batches and payouts.",
+  },
   { name: 'Sandbox clock', description: "A location's own clock under the sandbox processor, moved forward to test time windows." },
   { name: 'Authentication', description: 'Tokens and the keys that verify them.' },
   { name: 'Operations', description: 'Probes for orchestrators and load balancers. Metrics are on their own port (METRICS_PORT).' },

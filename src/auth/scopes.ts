@@ -10,6 +10,8 @@ export const SCOPES = [
   'simplified-payments-integration.server:write',
   'spi.events:read',
   'spi.webhooks:write',
+  'spi.reports:read',
+  'spi.location-settings:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -21,6 +23,8 @@ export const SCOPE = {
   serverWrite: 'simplified-payments-integration.server:write',
   eventsRead: 'spi.events:read',
   webhooksWrite: 'spi.webhooks:write',
+  reportsRead: 'spi.reports:read',
+  locationSettingsWrite: 'spi.location-settings:write',
 } as const satisfies Record<string, Scope>;
 
 /** A client entitled to every location. */

@@ -20,6 +20,11 @@ export const EVENT_TYPES = [
   'refund.failed',
   'mandate.created',
   'mandate.revoked',
+  'location_settings.updated',
+  'batch.closed',
+  'payout.created',
+  'payout.paid',
+  'payout.failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -4,7 +4,7 @@ import { LOGIN_PATH } from '../auth/login.router';
 import { webhookComponents, webhookDefinitions } from './webhook-document';
 import { API_OPERATIONS } from '../api-operations';
 import { operationPaths } from '../api/operation-document';
-import { scopeMeanings, scopeTable } from '../api/scope-table';
+import { scopeMeanings } from '../api/scope-table';
 import { API_TAGS } from '../api/api-tags';
 import { BEARER_SCHEME, OAUTH2_SCHEME } from '../api/operation-parts';
 import { paymentIntentLifecycle } from '../payment-intents/payment-intent-lifecycle';
@@ -44,12 +44,7 @@ ${folded(
   'Every non-2xx answer is an `ErrorMessage`, whose `code` comes from the catalog in its schema. Bad input is a 4xx that changes nothing. A full card number anywhere in a request is refused (`CARD_NUMBER_REJECTED`) and never echoed or logged.',
 )}
 
-${folded(
-  'Scopes per operation',
-  `${scopeTable(inReadingOrder(API_OPERATIONS))}
-
-A token without the scope: 403 (\`INSUFFICIENT_SCOPE\`) with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"\`. A token whose \`locations\` do not include the request's location: 403 (\`LOCATION_NOT_PERMITTED\`). Checks run in this order: token (401), location header (400), location entitlement (403), scope (403), then the request itself; a refused request changes nothing.`,
-)}
+**Scopes.** Each operation's \`security\` names the scope it needs (docs/authentication.md tables them all). A token without the scope: 403 (\`INSUFFICIENT_SCOPE\`) with \`WWW-Authenticate: Bearer error="insufficient_scope", scope="…"\`. A token whose \`locations\` do not include the request's location: 403 (\`LOCATION_NOT_PERMITTED\`). Checks run in this order: token (401), location header (400), location entitlement (403), scope (403), then the request itself; a refused request changes nothing.
 
 ${folded(
   'The browser side of a checkout',
@@ -97,7 +92,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       },
     },
   };
-  return withoutUnusedExamples(withoutFillInExamples(createDocument(document)));
+  return withoutRepeatedDescriptions(withoutUnusedExamples(withoutFillInExamples(createDocument(document))));
 }
 
 /** The catalog's examples the document's answers refer to: an entry no answer can carry (a 405, a timeout) is left out. */
@@ -112,9 +107,32 @@ function withoutUnusedExamples<T extends { components?: { examples?: Record<stri
 interface ParameterObject {
   in?: string;
   required?: boolean;
+  description?: string;
   example?: unknown;
   examples?: unknown;
-  schema?: { example?: unknown; examples?: unknown };
+  schema?: { example?: unknown; examples?: unknown; description?: string };
+}
+
+/**
+ * A parameter's description is said once, on the parameter: the generator
+ * also writes it on the parameter's schema, where readers show the same text
+ * twice and the document carries it twice.
+ */
+function withoutRepeatedDescriptions<T extends { paths?: object; components?: { parameters?: object } }>(built: T): T {
+  for (const parameter of parametersOf(built)) {
+    if (parameter.schema !== undefined && parameter.schema.description === parameter.description) delete parameter.schema.description;
+  }
+  return built;
+}
+
+/** Every parameter of the document: the operations' own and the shared ones. */
+function parametersOf(built: { paths?: object; components?: { parameters?: object } }): ParameterObject[] {
+  return [
+    ...Object.values(built.paths ?? {}).flatMap((item: Record<string, { parameters?: ParameterObject[] }>) =>
+      Object.values(item).flatMap((operation) => operation.parameters ?? []),
+    ),
+    ...(Object.values(built.components?.parameters ?? {}) as ParameterObject[]),
+  ];
 }
 
 /**
@@ -127,13 +145,7 @@ interface ParameterObject {
 function withoutFillInExamples<T extends { paths?: object; components?: { parameters?: object } }>(document: T): T {
   // A copy: the generator may share one schema object between a parameter and a body's field, which keeps its example.
   const built = structuredClone(document);
-  const parameters = [
-    ...Object.values(built.paths ?? {}).flatMap((item: Record<string, { parameters?: ParameterObject[] }>) =>
-      Object.values(item).flatMap((operation) => operation.parameters ?? []),
-    ),
-    ...(Object.values(built.components?.parameters ?? {}) as ParameterObject[]),
-  ];
-  for (const parameter of parameters) {
+  for (const parameter of parametersOf(built)) {
     if (parameter.in !== 'path' && !(parameter.in === 'query' && parameter.required !== true)) continue;
     delete parameter.example;
     delete parameter.examples;

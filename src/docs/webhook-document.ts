@@ -7,6 +7,7 @@ import { paymentIntentSchema } from '../payment-intents/payment-intents.schemas'
 import { defaultPaymentMethodResponseSchema, paymentMethodDataSchema } from '../payment-methods/payment-methods.schemas';
 import { mandateSchema } from '../mandates/mandates.schemas';
 import { refundSchema } from '../refunds/refunds.schemas';
+import { batchSchema, locationSettingsSchema, payoutSchema } from '../settlement/settlement.schemas';
 
 /** What `data.object` is, by the resource an event type names. */
 const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
@@ -18,6 +19,9 @@ const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
     .meta({ id: 'PaymentIntentInEvent', description: 'A payment intent as the API answers it, without its session secret.' }),
   refund: refundSchema,
   mandate: mandateSchema,
+  location_settings: locationSettingsSchema,
+  batch: batchSchema,
+  payout: payoutSchema,
 };
 
 const WHEN: Record<EventType, string> = {
@@ -42,6 +46,12 @@ const WHEN: Record<EventType, string> = {
   'refund.failed': 'The processor declined the refund (`failureCode` says why); its amount may be refunded again. `previous.status` is PENDING.',
   'mandate.created': "A payor's consent to later charges on a saved card was recorded; `object` is the mandate.",
   'mandate.revoked': 'A mandate became INACTIVE (revoked, or its customer erased); no charge is made under it any more. `previous.status` is ACTIVE.',
+  'location_settings.updated':
+    "The location's settings were changed; `object.scheduled` is the change and the date it takes effect from, `previous` the settings in force when it was made.",
+  'batch.closed': "A business day's batch closed: `object` is the batch with its totals, which never change again.",
+  'payout.created': "A closed batch's payout was made (PENDING), for the batch's net and what it carried in.",
+  'payout.paid': 'A payout arrived on its `arrivalDate`; `previous.status` is the status it left.',
+  'payout.failed': 'A payout failed (`failureCode` says why); its amount is carried into the next batch. `previous.status` is the status it left.',
 };
 
 const SIGNATURE_HEADERS = [

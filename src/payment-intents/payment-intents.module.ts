@@ -10,7 +10,7 @@ export const paymentIntentsModule = defineModule({
   key: 'paymentIntents',
   folder: 'payment-intents',
   layer: 'feature',
-  reaches: ['customers', 'payment-methods', 'mandates'],
+  reaches: ['customers', 'payment-methods', 'mandates', 'settlement'],
   tables: ['payment_intents', 'former_intent_customers'],
   crossings: [
     {

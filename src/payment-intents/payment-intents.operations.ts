@@ -13,6 +13,7 @@ import {
   updatePaymentIntentRequestSchema,
 } from './payment-intents.schemas';
 import type { PaymentIntentsService } from './payment-intents.service';
+import { ledgerTrailResponseSchema, type SettlementService } from '../settlement';
 
 const operation = operationsOf<{ paymentIntents: PaymentIntentsService }>();
 const tag = 'Payment intents';
@@ -105,4 +106,25 @@ export const updatePaymentIntent = operation({
   }),
 });
 
-export const paymentIntentsOperations = [createPaymentIntent, getPaymentIntent, listPaymentIntents, updatePaymentIntent];
+/** An intent's money in the ledger: read here, where a missing intent is the 404 it is. */
+const ledgerOperation = operationsOf<{ paymentIntents: PaymentIntentsService; settlement: SettlementService }>();
+
+export const getPaymentIntentLedger = ledgerOperation({
+  method: 'get',
+  path: '/v1/payment-intents/{id}/ledger',
+  operationId: 'getPaymentIntentLedger',
+  tag,
+  summary: "Get a payment intent's ledger trail",
+  description:
+    'Not in the spec. Every ledger line of one payment (its capture, each refund, each failed refund), in the order written, each with the batch and the payout it landed in (docs/settlement.md). An intent never captured has none.',
+  access: { scope: SCOPE.reportsRead },
+  params: paymentIntentParamsSchema,
+  responses: { 200: { description: "The intent's lines.", schema: ledgerTrailResponseSchema } },
+  errors: ['PAYMENT_INTENT_NOT_FOUND'],
+  handle: async ({ db, location, params }, { paymentIntents, settlement }) => {
+    await paymentIntents.get(db, location, params.id);
+    return { status: 200, body: { lines: await settlement.intentTrail(db, location, params.id) } };
+  },
+});
+
+export const paymentIntentsOperations = [createPaymentIntent, getPaymentIntent, listPaymentIntents, updatePaymentIntent, getPaymentIntentLedger];

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
 import type { StandingInstructionType } from '../mandates';
 import type { PaymentError } from '../payment-processor/payment-processor';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { runRecording, statementRecordingEvent, type BoundEvent } from '../change-log/record-events';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import { runSweep, sweepStatement } from '../platform/db/sweep-statement';
+import { captureLineWrite } from '../settlement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
 import { statusesMovedBy, type PaymentIntentStatus } from './payment-intent-status';
 
@@ -301,7 +303,8 @@ const MOVE_INTENT = statementRecordingEvent('move_payment_intent', {
    card_used as (
      update payment_methods set last_used_at = now()
       where @mark_card_used::boolean and location_id = @location_id and id = (select payment_method_id from moved)
-   )`,
+   ),
+   ${captureLineWrite('capture_line', 'moved', '@set_captured_at::boolean and moved.amount_captured > 0')}`,
   event: {
     source: 'moved',
     customerId: 'moved.customer_id',
@@ -331,6 +334,7 @@ export async function moveWithEvent(
     read_status: read.status,
     read_attempt: read.paymentAttempts,
     mark_card_used: markCardUsed,
+    capture_line_id: uuidv7(),
   };
   for (const column of Object.values(CHANGEABLE)) {
     const set = column in columns;

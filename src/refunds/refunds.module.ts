@@ -14,7 +14,7 @@ export const refundsModule = defineModule({
   key: 'refunds',
   folder: 'refunds',
   layer: 'feature',
-  reaches: ['payment-intents'],
+  reaches: ['payment-intents', 'settlement'],
   tables: ['refunds'],
   crossings: [
     {

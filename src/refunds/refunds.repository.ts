@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import { v7 as uuidv7 } from 'uuid';
 import { runRecording, statementRecordingEvent } from '../change-log/record-events';
 import type { WriteContext } from '../change-log/write-context';
 import { clockNow } from '../platform/clock/location-clock';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import { runSweep, sweepStatement } from '../platform/db/sweep-statement';
+import { refundFailureLineWrite, refundLineWrite } from '../settlement';
 import type { RefundRecord } from './refund-record';
 import { REFUND_CREATED_STATUS, REFUND_UNSETTLED_SQL, refundEventOf, type RefundReason, type RefundStatus, type SettledRefundStatus } from './refund-status';
 import { toRefund } from './refunds.schemas';
@@ -66,14 +68,15 @@ const CREATE_REFUND = statementRecordingEvent('create_refund', {
      update payment_intents set amount_refunded = amount_refunded + @amount, updated_at = now()
       where location_id = @location_id and id = @payment_intent_id and status = any(@statuses::text[])
         and amount_refunded + @amount <= amount_captured
-      returning location_id, customer_id
+      returning location_id, customer_id, amount_refunded, external_reference_id, currency
    ),
    made as (
      insert into ${TABLE} (location_id, id, payment_intent_id, amount, reason, status, created_at, updated_at)
      select taken.location_id, @id, @payment_intent_id, @amount, @reason, '${REFUND_CREATED_STATUS}', @created_at, @created_at from taken
      returning ${COLUMNS.join(', ')}
    ),
-   made_for as (select made.location_id, taken.customer_id from made, taken)`,
+   made_for as (select made.location_id, taken.customer_id from made, taken),
+   ${refundLineWrite('refund_line', 'made', 'taken')}`,
   event: { source: 'made_for', customerId: 'made_for.customer_id' },
   answer: `select ${COLUMNS.join(', ')} from made`,
 });
@@ -106,6 +109,7 @@ export async function createPendingRefund(
       reason: refund.reason,
       created_at: createdAt,
       statuses: textArrayLiteral(refund.refundableIn),
+      refund_line_id: uuidv7(),
     },
     { origin: write.origin, type: 'refund.created', object: toRefund(record), previous: null },
   );
@@ -133,7 +137,8 @@ const SETTLE_REFUND = statementRecordingEvent('settle_refund', {
    settled_for as (
      select settled.location_id, intent.customer_id
        from settled join payment_intents intent on intent.location_id = settled.location_id and intent.id = settled.payment_intent_id
-   )`,
+   ),
+   ${refundFailureLineWrite('refund_failure_line', 'settled')}`,
   event: { source: 'settled_for', customerId: 'settled_for.customer_id' },
   answer: `select ${COLUMNS.join(', ')} from settled`,
 });
@@ -148,7 +153,7 @@ export async function settleRefund(
   const [row] = await runRecording<RefundRow>(
     write.db,
     SETTLE_REFUND,
-    { location_id: write.locationId, id: refund.id, status: to, failure_code: failureCode },
+    { location_id: write.locationId, id: refund.id, status: to, failure_code: failureCode, refund_failure_line_id: uuidv7() },
     { origin: write.origin, type: refundEventOf(to), object, previous: { status: refund.status } },
   );
   return row === undefined ? undefined : toRecord(row);

@@ -242,7 +242,7 @@ describe('the OpenAPI document against the spec', () => {
     }
   });
 
-  it("is version 1.1.5 and declares the OAuth2 client-credentials flow with its token address, the spec's four scopes and the service's own two (events, webhooks)", () => {
+  it("is version 1.1.5 and declares the OAuth2 client-credentials flow with its token address, the spec's four scopes and the service's own four (events, webhooks, reports, location settings)", () => {
     const document = contractDocument as unknown as {
       openapi: string;
       info: { version: string };
@@ -258,6 +258,8 @@ describe('the OpenAPI document against the spec', () => {
       'spi.customers:read',
       'spi.customers:write',
       'spi.events:read',
+      'spi.location-settings:write',
+      'spi.reports:read',
       'spi.webhooks:write',
     ]);
   });

@@ -464,6 +464,10 @@ interface Snapshot {
   intents: Row[];
   refunds: Row[];
   mandates: Row[];
+  /** The ledger (issue 55): closed batches, their payouts, and every line. */
+  batches: Row[];
+  payouts: Row[];
+  lines: Row[];
   eventIds: Set<string>;
 }
 
@@ -476,11 +480,26 @@ async function snapshot(): Promise<Snapshot> {
     ['refunds', ['location_id', 'id']],
     ['mandates', ['location_id', 'id']],
     ['sandbox_clocks', ['location_id']],
+    ['ledger_batches', ['location_id', 'id']],
+    ['payouts', ['location_id', 'id']],
+    ['ledger_lines', ['location_id', 'id']],
   ];
   const rows = await Promise.all(tables.map(([table, order]) => testApp.db.knex(table).select('*').orderBy(order)));
   const events = (await testApp.db.knex('events').select('id')) as Array<{ id: string }>;
-  const [customers, cards, defaults, intents, refunds, mandates] = rows as [Row[], Row[], Row[], Row[], Row[], Row[]];
-  return { text: JSON.stringify(rows), customers, cards, defaults, intents, refunds, mandates, eventIds: new Set(events.map(({ id }) => id)) };
+  const [customers, cards, defaults, intents, refunds, mandates, , batches, payouts, lines] = rows as Row[][];
+  return {
+    text: JSON.stringify(rows),
+    customers: customers as Row[],
+    cards: cards as Row[],
+    defaults: defaults as Row[],
+    intents: intents as Row[],
+    refunds: refunds as Row[],
+    mandates: mandates as Row[],
+    batches: batches as Row[],
+    payouts: payouts as Row[],
+    lines: lines as Row[],
+    eventIds: new Set(events.map(({ id }) => id)),
+  };
 }
 
 /** Rows by key: added, removed, and kept (before and after). */
@@ -545,7 +564,69 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
     ...diff(before.mandates, after.mandates, byId)
       .kept.filter(([was, is]) => was.status === 'ACTIVE' && is.status === 'INACTIVE')
       .map(([, row]) => event(row, 'mandate.revoked')),
+    // A clock advanced past a cutoff closes the day's batch and makes its payout; a payout's arrival date pays it.
+    ...diff(before.batches, after.batches, byId).added.map((row) => `${row.location_id as string} batch.closed none`),
+    ...diff(before.payouts, after.payouts, byId).added.map((row) => `${row.location_id as string} payout.created none`),
+    ...[
+      ...diff(before.payouts, after.payouts, byId).added.map((row): [Row, Row] => [{ status: 'PENDING' }, row]),
+      ...diff(before.payouts, after.payouts, byId).kept,
+    ]
+      .filter(([was, is]) => was.status !== 'PAID' && is.status === 'PAID')
+      .map(([, row]) => `${row.location_id as string} payout.paid none`),
   ].sort();
+}
+
+const amount = (value: unknown) => Number(value);
+const MOVEMENTS = ['CAPTURE', 'REFUND', 'REFUND_FAILURE'];
+
+/**
+ * The ledger's invariants (issue 55), after every step: one CAPTURE line
+ * for every captured intent, for the amount captured; one REFUND line for
+ * every refund and one REFUND_FAILURE for every failed one; every closed
+ * batch's lines sum to zero, its movements to its net, and its net is its
+ * payout plus what it carried out less what it carried in; a closed batch
+ * and its lines never change.
+ */
+function checkLedger(step: Step, before: Snapshot, after: Snapshot): void {
+  const linesOf = (type: string, sourceId: unknown) => after.lines.filter((line) => line.type === type && line.source_id === sourceId);
+  for (const intent of after.intents.filter((row) => amount(row.amount_captured) > 0)) {
+    expect({ step: step.op, intent: intent.id, captures: linesOf('CAPTURE', intent.id).map((line) => amount(line.gross)) }).toEqual({
+      step: step.op,
+      intent: intent.id,
+      captures: [amount(intent.amount_captured)],
+    });
+  }
+  for (const refund of after.refunds) {
+    expect({
+      step: step.op,
+      refund: refund.id,
+      refunds: linesOf('REFUND', refund.id).map((line) => amount(line.gross)),
+      failures: linesOf('REFUND_FAILURE', refund.id).map((line) => amount(line.gross)),
+    }).toEqual({
+      step: step.op,
+      refund: refund.id,
+      refunds: [-amount(refund.amount)],
+      failures: refund.status === 'FAILED' ? [amount(refund.amount)] : [],
+    });
+  }
+  for (const batch of after.batches) {
+    const lines = after.lines.filter((line) => line.location_id === batch.location_id && line.batch_id === batch.id);
+    const totals = (typeof batch.totals === 'string' ? JSON.parse(batch.totals) : batch.totals) as Record<string, number>;
+    const sum = (rows: Row[]) => rows.reduce((total, line) => total + amount(line.net), 0);
+    expect({ step: step.op, batch: batch.id, sum: sum(lines), net: sum(lines.filter((line) => MOVEMENTS.includes(line.type as string))) }).toEqual({
+      step: step.op,
+      batch: batch.id,
+      sum: 0,
+      net: totals.net,
+    });
+    expect(totals.net).toBe((totals.payout as number) + (totals.carriedOut as number) - (totals.carriedIn as number));
+  }
+  for (const closed of before.batches) {
+    const keyOf = (row: Row) => `${row.location_id as string}/${row.id as string}`;
+    const linesIn = (snap: Snapshot) => JSON.stringify(snap.lines.filter((line) => line.location_id === closed.location_id && line.batch_id === closed.id));
+    expect(JSON.stringify(after.batches.find((row) => keyOf(row) === keyOf(closed)))).toBe(JSON.stringify(closed));
+    expect(linesIn(after)).toBe(linesIn(before));
+  }
 }
 
 /** Whose an intent's event is: the customer it has after a move (an attach, a detach), the one it had when an erasure cut it. */
@@ -596,6 +677,7 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
   expect(takeContractViolations()).toEqual([]);
   const after = await snapshot();
   if (response.status >= 400) expect(after.text).toBe(before.text);
+  checkLedger(step, before, after);
 
   // Every committed change has exactly one event, and a step that changed nothing (a 4xx, a read, a replay) has none.
   const recorded = await recordedEvents(before);

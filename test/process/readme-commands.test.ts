@@ -36,6 +36,8 @@ function shellCommandLines(): string[] {
 /** Lines README's API-snippet test runs (test/process/readme-snippets.test.ts): shell variables, curl and its pipes. */
 const isApiSnippet = (line: string): boolean =>
   /^(curl |[A-Z_]+=\$\(|[A-Z_]+=\(-H |[A-Z_]+=["'$a-z]|field\(\)|INTENT=|BASE=)/.test(line) ||
+  // docs/settlement.md's helper that pays, and its week's loop of calls.
+  /^(pay\(\) \{|local [a-z]+=\$\(curl |echo \$[a-z]+$|\}$|for day in [0-9 ]+; do$|done$|pay |\[ \$day = \d \] && curl )/.test(line) ||
   line.startsWith('| node -e') ||
   line.startsWith('if (!a.token)') ||
   line.startsWith('console.log(a.token');

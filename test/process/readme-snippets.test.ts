@@ -13,7 +13,7 @@ import { eventually } from '../support/webhook-receiver';
  * The API snippets of README and docs/, run as written against a started
  * service, top to bottom, in one shell: the quick start's login, README's
  * first calls, the two token forms, then every block of docs/endpoints.md,
- * docs/checkout.md, docs/events-and-webhooks.md and docs/cards-on-file.md, each taking the ids it
+ * docs/checkout.md, docs/events-and-webhooks.md, docs/cards-on-file.md and docs/settlement.md, each taking the ids it
  * needs from the answers before it. Only the service's address is rewritten
  * (it listens on a free port here).
  */
@@ -90,6 +90,19 @@ const PAGES: Array<{ page: string; blocks: () => string[]; shows: (stdout: strin
       // The subscription: a charge under the mandate, without the payor, then the mandate revoked.
       expect(stdout).toMatch(/"status":"SUCCEEDED"[^\n]*"offSession":true,"latestPayment"/);
       expect(stdout).toContain('"status":"INACTIVE","maxAmount":2500');
+    },
+  },
+  {
+    page: 'docs/settlement.md',
+    blocks: () => blocksOf('docs/settlement.md', '# Settlement: business days, the ledger, batches and payouts'),
+    shows: (stdout) => {
+      // A week closed into seven batches, each with its payout; the first payment's capture and its refund in its trail.
+      expect(stdout).toMatch(/"results":7,"batches":\[/);
+      expect(stdout).toMatch(/"results":7,"payouts":\[/);
+      expect(stdout).toMatch(
+        /"type":"CAPTURE"[^\n]*"gross":4200,"tip":600,"fee":152,"net":4048[^\n]*"type":"REFUND"[^\n]*"gross":-1000,"tip":0,"fee":-36,"net":-964/,
+      );
+      expect(stdout).toMatch(/"type":"PAYOUT","sourceType":"payout"/);
     },
   },
 ];

@@ -139,6 +139,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the location's batches, one per business day and currency
+         * @description Not in the spec. The batches of a range of business dates (at most 31 days; the 31 days to today by default), newest first: OPEN ones with running totals (today's, and a past day whose close has not run yet), CLOSED ones as sealed. A day on which no money moved has none. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not a batch of this location in the range is a 400. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["listBatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a batch
+         * @description Not in the spec. One batch, OPEN (running totals) or CLOSED (never changes again). Its `net` is the sum of its movements' nets (captures, refunds, failed refunds); `net = payout + carriedOut − carriedIn`, and its lines, the payout line included, sum to zero. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a batch's ledger lines
+         * @description Not in the spec. The batch's lines in the order they were written, its payout (or carry-forward) last. Oldest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not a line of this batch is a 400. The line types:
+         *
+         *     | Type | Source | Written when | Sign | Stripe | Adyen |
+         *     |---|---|---|---|---|---|
+         *     | `CAPTURE` | payment_intent | an intent is captured | + gross (of which tip), − fee | charge | Settled |
+         *     | `REFUND` | refund | a refund is created (PENDING counts, as `refundableAmount` does) | − amount; the capture's fee in proportion returned when `refundReturnsFee` | refund | Refunded |
+         *     | `REFUND_FAILURE` | refund | a refund turns FAILED | the REFUND line reversed | refund_failure | RefundedReversed |
+         *     | `CARRY_FORWARD_OUT` | batch | a batch closes with its net and what it carried in below zero: no payout, the deficit moves on | + the deficit (the batch sums to zero) | negative balance | BalanceTransfer |
+         *     | `CARRY_FORWARD_IN` | batch or payout | the next open batch takes a closed batch's deficit, or a failed payout's amount | − the deficit, or + the failed payout | payout_failure | BalanceTransfer |
+         *     | `PAYOUT` | payout | the batch's payout is created at its close | − the payout (the batch sums to zero) | payout | MerchantPayout |
+         */
+        get: operations["listBatchLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get today's open batch, with its running totals
+         * @description Not in the spec. Today's OPEN batch (the business date now, on the location's clock) with the totals so far, like Toast's pending batches; 404 `BATCH_NOT_FOUND` while no money has moved today. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["getCurrentBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers": {
         parameters: {
             query?: never;
@@ -429,6 +518,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/location-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the location's business-day and fee settings
+         * @description Not in the spec. The settings in force now on the location's clock: its time zone and closeout hour (Toast's business-day cutoff: business date D runs from D at that hour, local, to D+1 at it), the sandbox fee rules and bank holidays, the business date now, and a change not yet in force (`scheduled`). Before any change, the defaults. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["getLocationSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the location's business-day and fee settings
+         * @description Not in the spec. Changes the fields given (the rest stay). The change takes effect from the first business date that has begun neither under the settings in force nor under the new ones, so a day that has ledger lines is never cut again: the answer names it (`scheduled.effectiveFromBusinessDate`); a second change before then replaces it. Records `location_settings.updated`. Toast lets only its support change the cutoff: the scope `spi.location-settings:write` is an operator's, for no integration client (docs/settlement.md).
+         */
+        patch: operations["changeLocationSettings"];
+        trace?: never;
+    };
     "/v1/payment-intents": {
         parameters: {
             query?: never;
@@ -572,6 +685,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment-intents/{id}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment intent's ledger trail
+         * @description Not in the spec. Every ledger line of one payment (its capture, each refund, each failed refund), in the order written, each with the batch and the payout it landed in (docs/settlement.md). An intent never captured has none.
+         */
+        get: operations["getPaymentIntentLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/payment-intents/{id}/refunds": {
         parameters: {
             query?: never;
@@ -603,6 +736,46 @@ export interface paths {
          *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
         post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the location's payouts
+         * @description Not in the spec. The payouts of the batches of a range of business dates (at most 31 days; the 31 days to today by default), newest first. A payout is PENDING when its batch closes, IN_TRANSIT from the next day, PAID on its `arrivalDate` (the next banking day after the close), or FAILED. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not a payout of this location in the range is a 400. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["listPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payout
+         * @description Not in the spec. One payout, as it stands. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -663,6 +836,26 @@ export interface paths {
          * @description Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime) reads it, so a time window can be tested without waiting. Other locations keep real time. Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, intents left PROCESSING settled, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled. Concurrent advances add up.
          */
         post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/payouts/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a payout fail, as a bank returning a deposit (sandbox)
+         * @description Not in the spec. A PENDING or IN_TRANSIT payout becomes FAILED with `failureCode` (`payout.failed`), and its amount returns to the location's balance as a CARRY_FORWARD_IN line of the open batch, paid with the next payout (Stripe's failed payout). 409 `PAYOUT_STATUS_CONFLICT` once it has arrived or failed.
+         */
+        post: operations["failSandboxPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -763,6 +956,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "batch.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * batch.closed
+         * @description A business day's batch closed: `object` is the batch with its totals, which never change again. Delivered to each enabled endpoint subscribed to `batch.closed` or `*`.
+         */
+        post: operations["webhook.batch.closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "customer.created": {
         parameters: {
             query?: never;
@@ -857,6 +1070,26 @@ export interface webhooks {
          * @description A context's default was set or replaced; a replacement's `previous` names the card it replaced. Delivered to each enabled endpoint subscribed to `default_payment_method.set` or `*`.
          */
         post: operations["webhook.default_payment_method.set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "location_settings.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * location_settings.updated
+         * @description The location's settings were changed; `object.scheduled` is the change and the date it takes effect from, `previous` the settings in force when it was made. Delivered to each enabled endpoint subscribed to `location_settings.updated` or `*`.
+         */
+        post: operations["webhook.location_settings.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1103,6 +1336,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.created
+         * @description A closed batch's payout was made (PENDING), for the batch's net and what it carried in. Delivered to each enabled endpoint subscribed to `payout.created` or `*`.
+         */
+        post: operations["webhook.payout.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.failed
+         * @description A payout failed (`failureCode` says why); its amount is carried into the next batch. `previous.status` is the status it left. Delivered to each enabled endpoint subscribed to `payout.failed` or `*`.
+         */
+        post: operations["webhook.payout.failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * payout.paid
+         * @description A payout arrived on its `arrivalDate`; `previous.status` is the status it left. Delivered to each enabled endpoint subscribed to `payout.paid` or `*`.
+         */
+        post: operations["webhook.payout.paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "refund.created": {
         parameters: {
             query?: never;
@@ -1180,6 +1473,177 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5",
+         *       "businessDate": "2026-11-27",
+         *       "currency": "USD",
+         *       "status": "CLOSED",
+         *       "timeZone": "America/New_York",
+         *       "closeoutHour": 4,
+         *       "opensAt": "2026-11-27T09:00:00.000Z",
+         *       "closesAt": "2026-11-28T09:00:00.000Z",
+         *       "closedAt": "2026-11-28T09:00:02.311Z",
+         *       "counts": {
+         *         "captures": 2,
+         *         "refunds": 1,
+         *         "refundFailures": 0,
+         *         "lines": 4
+         *       },
+         *       "totals": {
+         *         "gross": 2900,
+         *         "tips": 400,
+         *         "refunds": -500,
+         *         "refundFailures": 0,
+         *         "fees": 118,
+         *         "net": 2282,
+         *         "carriedIn": 0,
+         *         "carriedOut": 0,
+         *         "payout": 2282
+         *       },
+         *       "payoutId": "019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d"
+         *     }
+         */
+        Batch: {
+            /**
+             * Format: date
+             * @example 2026-11-27
+             */
+            businessDate: string;
+            /** @description When the close ran; null while OPEN. */
+            closedAt: string | null;
+            /** Format: int32 */
+            closeoutHour: number;
+            /** @description The instant it ends (the next day’s first), ISO 8601 UTC. */
+            closesAt: string;
+            counts: {
+                /** Format: int32 */
+                captures: number;
+                /** Format: int32 */
+                lines: number;
+                /** Format: int32 */
+                refundFailures: number;
+                /** Format: int32 */
+                refunds: number;
+            };
+            currency: string;
+            /**
+             * Format: uuid
+             * @description The same while OPEN and once CLOSED: made of the location, the business date and the currency.
+             */
+            id: string;
+            /** @description The business day’s first instant, ISO 8601 UTC. */
+            opensAt: string;
+            payoutId: string | null;
+            /**
+             * @description OPEN with running totals until its day closes; CLOSED never changes.
+             * @enum {string}
+             */
+            status: "OPEN" | "CLOSED";
+            timeZone: string;
+            totals: {
+                /**
+                 * Format: int64
+                 * @description What the batches before it carried into it (a deficit is negative; a failed payout positive), in minor units.
+                 */
+                carriedIn: number;
+                /**
+                 * Format: int64
+                 * @description The deficit it carried to the next batch (negative), or 0, in minor units.
+                 */
+                carriedOut: number;
+                /**
+                 * Format: int64
+                 * @description Fees, less those refunds returned, in minor units.
+                 */
+                fees: number;
+                /**
+                 * Format: int64
+                 * @description What its captures took, tips included, in minor units.
+                 */
+                gross: number;
+                /**
+                 * Format: int64
+                 * @description The sum of its movements’ nets: net = payout + carriedOut − carriedIn, in minor units.
+                 */
+                net: number;
+                /**
+                 * Format: int64
+                 * @description Its payout’s amount, or 0, in minor units.
+                 */
+                payout: number;
+                /**
+                 * Format: int64
+                 * @description What failed refunds brought back, in minor units.
+                 */
+                refundFailures: number;
+                /**
+                 * Format: int64
+                 * @description What its refunds gave back (negative), in minor units.
+                 */
+                refunds: number;
+                /**
+                 * Format: int64
+                 * @description Of which tips, in minor units.
+                 */
+                tips: number;
+            };
+        };
+        BatchClosedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Batch"];
+            };
+            /** @constant */
+            type: "batch.closed";
+        };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "batches": [
+         *         {
+         *           "id": "4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5",
+         *           "businessDate": "2026-11-27",
+         *           "currency": "USD",
+         *           "status": "CLOSED",
+         *           "timeZone": "America/New_York",
+         *           "closeoutHour": 4,
+         *           "opensAt": "2026-11-27T09:00:00.000Z",
+         *           "closesAt": "2026-11-28T09:00:00.000Z",
+         *           "closedAt": "2026-11-28T09:00:02.311Z",
+         *           "counts": {
+         *             "captures": 2,
+         *             "refunds": 1,
+         *             "refundFailures": 0,
+         *             "lines": 4
+         *           },
+         *           "totals": {
+         *             "gross": 2900,
+         *             "tips": 400,
+         *             "refunds": -500,
+         *             "refundFailures": 0,
+         *             "fees": 118,
+         *             "net": 2282,
+         *             "carriedIn": 0,
+         *             "carriedOut": 0,
+         *             "payout": 2282
+         *           },
+         *           "payoutId": "019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d"
+         *         }
+         *       ],
+         *       "hasMore": false
+         *     }
+         */
+        BatchListResponse: {
+            /** @description Newest first. */
+            batches: components["schemas"]["Batch"][];
+            /** @description Whether more batches follow (ask with `startingAfter`). */
+            hasMore: boolean;
+            /**
+             * Format: int32
+             * @description How many batches this page holds.
+             */
+            results: number;
+        };
+        /**
+         * @example {
          *       "cancellationReason": "REQUESTED_BY_CUSTOMER"
          *     }
          */
@@ -1215,6 +1679,46 @@ export interface components {
             lastFour: string;
             /** @description Card brand (free string, not an enumeration). */
             type: string;
+        };
+        /**
+         * @example {
+         *       "closeoutHour": 3,
+         *       "fees": {
+         *         "percentBps": 0,
+         *         "fixed": 0
+         *       }
+         *     }
+         */
+        ChangeLocationSettingsRequest: {
+            /** @description Dates on which no payout arrives, besides Saturdays and Sundays. */
+            bankHolidays?: string[];
+            /**
+             * Format: int32
+             * @description The hour, local, at which a business day ends (Toast's business-day cutoff, 0–12).
+             */
+            closeoutHour?: number;
+            /** @description The fee rules to change; those left out stay. */
+            fees?: {
+                /**
+                 * Format: int32
+                 * @description The fee of each chargeback, in minor units (used by disputes).
+                 */
+                disputeFee?: number;
+                /**
+                 * Format: int32
+                 * @description The fixed part of each capture’s fee, in minor units.
+                 */
+                fixed?: number;
+                /**
+                 * Format: int32
+                 * @description The percentage of each capture taken as its fee, in basis points (290 is 2.9 %).
+                 */
+                percentBps?: number;
+                /** @description Whether a refund gives back the capture's fee in proportion to what it refunds. */
+                refundReturnsFee?: boolean;
+            };
+            /** @description The IANA zone the business day and the payout dates are counted in. */
+            timeZone?: string;
         };
         ClientCredentialsTokenRequest: {
             /** @description Or send the credentials with HTTP Basic. */
@@ -1415,7 +1919,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /**
              * Format: uri
              * @description Where deliveries are POSTed, stored and answered as the WHATWG URL parser normalizes it. `https` with a public host; plain `http` and private, loopback or link-local hosts (also as an IPv6 form that carries such an IPv4 address: compatible, mapped, NAT64, 6to4, Teredo; or a name with a trailing dot) only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). No credentials, white space or control characters. Redirects are not followed.
@@ -1579,7 +2083,7 @@ export interface components {
              * @description Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused. Each code with its HTTP status, messageKey and meaning: the served page /docs/errors; each operation's error answers show the codes it can carry, one example each.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are (the first 100). */
@@ -1597,7 +2101,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -1656,7 +2160,7 @@ export interface components {
             /** @description The request that made the change (its X-Request-Id). */
             requestId: string | null;
             /** @enum {string} */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
         };
         /**
          * @example {
@@ -1702,6 +2206,19 @@ export interface components {
             /** @description Expiration year of the card. */
             year: string;
         };
+        /**
+         * @example {
+         *       "failureCode": "account_closed"
+         *     }
+         */
+        FailPayoutRequest: {
+            /**
+             * @description Why the bank returned it.
+             * @default could_not_process
+             * @enum {string}
+             */
+            failureCode?: "could_not_process" | "account_closed";
+        };
         JsonWebKeySet: {
             keys: {
                 /** @enum {string} */
@@ -1717,6 +2234,162 @@ export interface components {
                 y?: string;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "019ac5e1-7b2c-7d3e-8f4a-5b6c7d8e9f0a",
+         *       "batchId": "4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5",
+         *       "type": "CAPTURE",
+         *       "sourceType": "payment_intent",
+         *       "sourceId": "019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *       "paymentIntentId": "019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *       "refundId": null,
+         *       "externalReferenceId": "order-1042",
+         *       "occurredAt": "2026-11-27T23:41:07.220Z",
+         *       "businessDate": "2026-11-27",
+         *       "originalBusinessDate": "2026-11-27",
+         *       "redatedFrom": null,
+         *       "currency": "USD",
+         *       "gross": 1450,
+         *       "tip": 200,
+         *       "fee": 72,
+         *       "net": 1378,
+         *       "card": {
+         *         "brand": "VISA",
+         *         "lastFour": "4242"
+         *       },
+         *       "payoutId": "019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d"
+         *     }
+         */
+        LedgerLine: {
+            /** @description The closed batch it landed in; null while it waits for its day to close. */
+            batchId: string | null;
+            /**
+             * Format: date
+             * @example 2026-11-27
+             */
+            businessDate: string;
+            card: {
+                brand: string;
+                lastFour: string;
+            } | null;
+            currency: string;
+            externalReferenceId: string | null;
+            /**
+             * Format: int64
+             * @description The fee it costs (negative: given back), in minor units.
+             */
+            fee: number;
+            /**
+             * Format: int64
+             * @description The money moved, signed for the merchant, in minor units.
+             */
+            gross: number;
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: int64
+             * @description gross − fee, in minor units.
+             */
+            net: number;
+            /** @description When the movement committed, on the location’s clock, ISO 8601 UTC. */
+            occurredAt: string;
+            /** @description The business date of the capture it is about (the sales date). */
+            originalBusinessDate: string | null;
+            paymentIntentId: string | null;
+            /** @description The payout of the batch it landed in; null while it waits, or when the batch paid none. */
+            payoutId: string | null;
+            /** @description The date it had, when it committed after that day had closed. */
+            redatedFrom: string | null;
+            refundId: string | null;
+            /** Format: uuid */
+            sourceId: string;
+            /** @description What moved the money: payment_intent, refund, batch or payout. */
+            sourceType: string;
+            /**
+             * Format: int64
+             * @description Of which tip, in minor units.
+             */
+            tip: number;
+            /** @enum {string} */
+            type: "CAPTURE" | "REFUND" | "REFUND_FAILURE" | "CARRY_FORWARD_OUT" | "CARRY_FORWARD_IN" | "PAYOUT";
+        };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "lines": [
+         *         {
+         *           "id": "019ac5e1-7b2c-7d3e-8f4a-5b6c7d8e9f0a",
+         *           "batchId": "4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5",
+         *           "type": "CAPTURE",
+         *           "sourceType": "payment_intent",
+         *           "sourceId": "019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *           "paymentIntentId": "019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *           "refundId": null,
+         *           "externalReferenceId": "order-1042",
+         *           "occurredAt": "2026-11-27T23:41:07.220Z",
+         *           "businessDate": "2026-11-27",
+         *           "originalBusinessDate": "2026-11-27",
+         *           "redatedFrom": null,
+         *           "currency": "USD",
+         *           "gross": 1450,
+         *           "tip": 200,
+         *           "fee": 72,
+         *           "net": 1378,
+         *           "card": {
+         *             "brand": "VISA",
+         *             "lastFour": "4242"
+         *           },
+         *           "payoutId": "019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d"
+         *         }
+         *       ],
+         *       "hasMore": true
+         *     }
+         */
+        LedgerLineListResponse: {
+            /** @description Whether more lines follow (ask with `startingAfter`). */
+            hasMore: boolean;
+            /** @description In the order written. */
+            lines: components["schemas"]["LedgerLine"][];
+            /**
+             * Format: int32
+             * @description How many lines this page holds.
+             */
+            results: number;
+        };
+        /**
+         * @example {
+         *       "lines": [
+         *         {
+         *           "id": "019ac5e1-7b2c-7d3e-8f4a-5b6c7d8e9f0a",
+         *           "batchId": "4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5",
+         *           "type": "CAPTURE",
+         *           "sourceType": "payment_intent",
+         *           "sourceId": "019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *           "paymentIntentId": "019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *           "refundId": null,
+         *           "externalReferenceId": "order-1042",
+         *           "occurredAt": "2026-11-27T23:41:07.220Z",
+         *           "businessDate": "2026-11-27",
+         *           "originalBusinessDate": "2026-11-27",
+         *           "redatedFrom": null,
+         *           "currency": "USD",
+         *           "gross": 1450,
+         *           "tip": 200,
+         *           "fee": 72,
+         *           "net": 1378,
+         *           "card": {
+         *             "brand": "VISA",
+         *             "lastFour": "4242"
+         *           },
+         *           "payoutId": "019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d"
+         *         }
+         *       ]
+         *     }
+         */
+        LedgerTrail: {
+            /** @description In the order written. */
+            lines: components["schemas"]["LedgerLine"][];
+        };
         Liveness: {
             /** @constant */
             status: "UP";
@@ -1725,6 +2398,121 @@ export interface components {
              * @example 0.2.0
              */
             version: string;
+        };
+        /**
+         * @example {
+         *       "timeZone": "America/New_York",
+         *       "closeoutHour": 4,
+         *       "fees": {
+         *         "percentBps": 290,
+         *         "fixed": 30,
+         *         "refundReturnsFee": true,
+         *         "disputeFee": 1500
+         *       },
+         *       "bankHolidays": [
+         *         "2026-12-25"
+         *       ],
+         *       "effectiveFromBusinessDate": "2026-11-28",
+         *       "currentBusinessDate": "2026-11-28",
+         *       "scheduled": null
+         *     }
+         */
+        LocationSettings: {
+            /** @description Dates on which no payout arrives, besides Saturdays and Sundays. */
+            bankHolidays: string[];
+            /**
+             * Format: int32
+             * @description The hour, local, at which a business day ends (Toast's business-day cutoff, 0–12).
+             */
+            closeoutHour: number;
+            /**
+             * Format: date
+             * @description The business date now, on the location’s clock.
+             * @example 2026-11-27
+             */
+            currentBusinessDate: string;
+            /** @description The first business date these settings count; null for the defaults, in force before any change. */
+            effectiveFromBusinessDate: string | null;
+            /** @description The sandbox fee rules. */
+            fees: {
+                /**
+                 * Format: int32
+                 * @description The fee of each chargeback, in minor units (used by disputes).
+                 */
+                disputeFee: number;
+                /**
+                 * Format: int32
+                 * @description The fixed part of each capture’s fee, in minor units.
+                 */
+                fixed: number;
+                /**
+                 * Format: int32
+                 * @description The percentage of each capture taken as its fee, in basis points (290 is 2.9 %).
+                 */
+                percentBps: number;
+                /** @description Whether a refund gives back the capture's fee in proportion to what it refunds. */
+                refundReturnsFee: boolean;
+            };
+            /** @description A change made but not in force yet: the settings from its `effectiveFromBusinessDate` on. */
+            scheduled: components["schemas"]["LocationSettingsVersion"] | null;
+            /** @description The IANA zone the business day and the payout dates are counted in. */
+            timeZone: string;
+        };
+        LocationSettingsUpdatedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["LocationSettings"];
+            };
+            /** @constant */
+            type: "location_settings.updated";
+        };
+        /**
+         * @example {
+         *       "timeZone": "America/New_York",
+         *       "closeoutHour": 4,
+         *       "fees": {
+         *         "percentBps": 290,
+         *         "fixed": 30,
+         *         "refundReturnsFee": true,
+         *         "disputeFee": 1500
+         *       },
+         *       "bankHolidays": [
+         *         "2026-12-25"
+         *       ],
+         *       "effectiveFromBusinessDate": "2026-11-28"
+         *     }
+         */
+        LocationSettingsVersion: {
+            /** @description Dates on which no payout arrives, besides Saturdays and Sundays. */
+            bankHolidays: string[];
+            /**
+             * Format: int32
+             * @description The hour, local, at which a business day ends (Toast's business-day cutoff, 0–12).
+             */
+            closeoutHour: number;
+            /** @description The first business date these settings count; null for the defaults, in force before any change. */
+            effectiveFromBusinessDate: string | null;
+            /** @description The sandbox fee rules. */
+            fees: {
+                /**
+                 * Format: int32
+                 * @description The fee of each chargeback, in minor units (used by disputes).
+                 */
+                disputeFee: number;
+                /**
+                 * Format: int32
+                 * @description The fixed part of each capture’s fee, in minor units.
+                 */
+                fixed: number;
+                /**
+                 * Format: int32
+                 * @description The percentage of each capture taken as its fee, in basis points (290 is 2.9 %).
+                 */
+                percentBps: number;
+                /** @description Whether a refund gives back the capture's fee in proportion to what it refunds. */
+                refundReturnsFee: boolean;
+            };
+            /** @description The IANA zone the business day and the payout dates are counted in. */
+            timeZone: string;
         };
         LoginRequest: {
             clientId: string;
@@ -1884,7 +2672,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -1900,7 +2688,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -2292,6 +3080,94 @@ export interface components {
             /** @constant */
             type: "payment_method.updated";
         };
+        /**
+         * @example {
+         *       "id": "019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d",
+         *       "batchId": "4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5",
+         *       "amount": 2282,
+         *       "currency": "USD",
+         *       "status": "PENDING",
+         *       "arrivalDate": "2026-11-30",
+         *       "traceId": "SBX202611274E5F6A7B",
+         *       "failureCode": null,
+         *       "createdAt": "2026-11-28T09:00:02.311Z"
+         *     }
+         */
+        Payout: {
+            /**
+             * Format: int64
+             * @description What it deposits, in minor units.
+             */
+            amount: number;
+            /**
+             * Format: date
+             * @description The next banking day strictly after its batch closed: weekends and bank holidays skipped.
+             * @example 2026-11-27
+             */
+            arrivalDate: string;
+            /** Format: uuid */
+            batchId: string;
+            createdAt: string;
+            currency: string;
+            failureCode: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "PENDING" | "IN_TRANSIT" | "PAID" | "FAILED";
+            /** @description The sandbox deposit trace, as a bank statement shows it. */
+            traceId: string;
+        };
+        PayoutCreatedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Payout"];
+            };
+            /** @constant */
+            type: "payout.created";
+        };
+        PayoutFailedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Payout"];
+            };
+            /** @constant */
+            type: "payout.failed";
+        };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "payouts": [
+         *         {
+         *           "id": "019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d",
+         *           "batchId": "4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5",
+         *           "amount": 2282,
+         *           "currency": "USD",
+         *           "status": "PENDING",
+         *           "arrivalDate": "2026-11-30",
+         *           "traceId": "SBX202611274E5F6A7B",
+         *           "failureCode": null,
+         *           "createdAt": "2026-11-28T09:00:02.311Z"
+         *         }
+         *       ],
+         *       "hasMore": false
+         *     }
+         */
+        PayoutListResponse: {
+            /** @description Whether more payouts follow (ask with `startingAfter`). */
+            hasMore: boolean;
+            /** @description Newest first. */
+            payouts: components["schemas"]["Payout"][];
+            /**
+             * Format: int32
+             * @description How many payouts this page holds.
+             */
+            results: number;
+        };
+        PayoutPaidEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Payout"];
+            };
+            /** @constant */
+            type: "payout.paid";
+        };
         Readiness: {
             /** @constant */
             database: "UP";
@@ -2535,7 +3411,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked")[];
+            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /**
              * @description DISABLED stops deliveries (they wait); ENABLED resumes them.
              * @enum {string}
@@ -2567,7 +3443,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked";
+            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -2624,7 +3500,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -2680,7 +3556,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /** Format: uuid */
             id: string;
             /** @description The signing secret (`whsec_` and base64): shown in this answer only. Verify deliveries with it (Standard Webhooks); after a rotation the previous secret keeps signing beside it for 24 hours. */
@@ -3019,6 +3895,38 @@ export interface components {
             };
         };
         /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2011` BATCH_NOT_FOUND
+         */
+        "Error404-2011": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2012` PAYOUT_NOT_FOUND
+         */
+        "Error404-2012": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
          * @description The request conflicts with the current state.
          *
          *     - `3001` CONFLICT
@@ -3260,6 +4168,23 @@ export interface components {
             };
         };
         /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3015` PAYOUT_STATUS_CONFLICT
+         */
+        "Error409-3015": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
          * @description The request body is too large.
          *
          *     - `1005` PAYLOAD_TOO_LARGE
@@ -3445,6 +4370,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Batch identifier. */
+        BatchId: string;
         /** @description Name, chosen by the integration, of the application context the default applies to, e.g. a store-specific checkout name or a subscription name. Read in NFC; Unicode format characters refused (see Names). */
         ContextName: string;
         /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
@@ -3456,7 +4383,9 @@ export interface components {
         /** @description The event. */
         EventId: string;
         /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-        eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*" | "mandate.*";
+        eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*" | "mandate.*" | "location_settings.*" | "batch.*" | "payout.*";
+        /** @description The first business date (YYYY-MM-DD); 30 days before `to` when left out. */
+        fromBusinessDate: string;
         /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
         IdempotencyKey: string;
         /** @description Mandate identifier. */
@@ -3465,12 +4394,16 @@ export interface components {
         PaymentIntentId: string;
         /** @description The saved card. */
         PaymentMethodId: string;
+        /** @description Payout identifier. */
+        PayoutId: string;
         /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
         PlatformRestaurantExternalId: string;
         /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
         PlatformSessionSecret: string;
         /** @description Refund identifier. */
         RefundId: string;
+        /** @description The last business date, at most 30 days after `from`; today (or `from` + 30 days) when left out. */
+        toBusinessDate: string;
         /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
         "webhook-id": string;
         /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
@@ -3699,6 +4632,162 @@ export interface operations {
                     "application/yaml": string;
                 };
             };
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description The first business date (YYYY-MM-DD); 30 days before `to` when left out. */
+                from?: components["parameters"]["fromBusinessDate"];
+                /** @description Batches per page, 1 to 100. */
+                limit?: number;
+                /** @description The last batch of the previous page (its `id`): this page continues after it, newest first. */
+                startingAfter?: string;
+                /** @description Only OPEN or only CLOSED batches. */
+                status?: "OPEN" | "CLOSED";
+                /** @description The last business date, at most 30 days after `from`; today (or `from` + 30 days) when left out. */
+                to?: components["parameters"]["toBusinessDate"];
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of batches. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchListResponse"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Batch identifier. */
+                id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2011"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    listBatchLines: {
+        parameters: {
+            query?: {
+                /** @description Lines per page, 1 to 100. */
+                limit?: number;
+                /** @description The last line of the previous page (its `id`): this page continues after it, in the order written. */
+                startingAfter?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Batch identifier. */
+                id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerLineListResponse"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2011"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getCurrentBatch: {
+        parameters: {
+            query?: {
+                /** @description The batch of this currency; the first of PAYMENT_CURRENCIES when left out. */
+                currency?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open batch. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2011"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
     listCustomers: {
@@ -4555,6 +5644,76 @@ export interface operations {
             503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
+    getLocationSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationSettings"];
+                };
+            };
+            400: components["responses"]["Error400-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    changeLocationSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeLocationSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings, with the change as `scheduled`. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationSettings"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
     listPaymentIntents: {
         parameters: {
             query?: {
@@ -4857,6 +6016,42 @@ export interface operations {
             503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
+    getPaymentIntentLedger: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Payment intent identifier. */
+                id: components["parameters"]["PaymentIntentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The intent's lines. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerTrail"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
     listPaymentIntentRefunds: {
         parameters: {
             query?: {
@@ -4944,6 +6139,85 @@ export interface operations {
             413: components["responses"]["Error413-1005"];
             415: components["responses"]["Error415-1006"];
             422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description The first business date (YYYY-MM-DD); 30 days before `to` when left out. */
+                from?: components["parameters"]["fromBusinessDate"];
+                /** @description Payouts per page, 1 to 100. */
+                limit?: number;
+                /** @description The last payout of the previous page (its `id`): this page continues after it, newest first. */
+                startingAfter?: string;
+                /** @description Only payouts in this status. */
+                status?: "PENDING" | "IN_TRANSIT" | "PAID" | "FAILED";
+                /** @description The last business date, at most 30 days after `from`; today (or `from` + 30 days) when left out. */
+                to?: components["parameters"]["toBusinessDate"];
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payouts. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutListResponse"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Payout identifier. */
+                id: components["parameters"]["PayoutId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2012"];
             429: components["responses"]["Error429-4292"];
             500: components["responses"]["Error500-5000"];
             503: components["responses"]["Error503-5003-5006-5004"];
@@ -5050,6 +6324,49 @@ export interface operations {
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
             404: components["responses"]["Error404-2005"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    failSandboxPayout: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Payout identifier. */
+                id: components["parameters"]["PayoutId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FailPayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout, FAILED. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2012"];
+            409: components["responses"]["Error409-3015"];
             413: components["responses"]["Error413-1005"];
             415: components["responses"]["Error415-1006"];
             429: components["responses"]["Error429-4292"];
@@ -5329,6 +6646,29 @@ export interface operations {
             503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
+    "webhook.batch.closed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchClosedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
     "webhook.customer.created": {
         parameters: {
             query?: never;
@@ -5438,6 +6778,29 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DefaultPaymentMethodSetEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.location_settings.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationSettingsUpdatedEvent"];
             };
         };
         responses: {
@@ -5714,6 +7077,75 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentMethodUpdatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.payout.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.payout.failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutFailedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.payout.paid": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutPaidEvent"];
             };
         };
         responses: {

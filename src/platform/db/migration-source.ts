@@ -23,6 +23,7 @@ import * as listsAtSize from '../../../migrations/20261202010000_lists_at_size';
 import * as customerHistoryById from '../../../migrations/20261203000000_customer_history_by_id';
 import * as secretKeysInUse from '../../../migrations/20261204000000_secret_keys_in_use';
 import * as defaultReplacedCard from '../../../migrations/20261204010000_default_replaced_card';
+import * as ledger from '../../../migrations/20261205000000_ledger';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -59,6 +60,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261203000000_customer_history_by_id', customerHistoryById],
   ['20261204000000_secret_keys_in_use', secretKeysInUse],
   ['20261204010000_default_replaced_card', defaultReplacedCard],
+  ['20261205000000_ledger', ledger],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
@@ -93,7 +95,12 @@ interface KnexClientInternals {
  */
 export async function migrateToLatest(knex: Knex): Promise<string[]> {
   const client = knex.client as unknown as KnexClientInternals;
-  if (client.config.client !== 'pg') return latest(knex);
+  if (client.config.client !== 'pg') {
+    // An embedded database's first start makes its data folder, which takes seconds on a loaded machine: waited for
+    // here, not in the pool's acquire, whose DB_ACQUIRE_TIMEOUT_MS (3 s) is a request's wait (a first start failed on it).
+    await (client.config.connection as { pglite?: { waitReady: Promise<void> } }).pglite?.waitReady;
+    return latest(knex);
+  }
   // With several hosts (database.ts) the settings are the primary's once a pooled connection found it: a first query finds it.
   if (typeof client.config.connection === 'function') await knex.raw('select 1');
   const lockConnection = await client.acquireRawConnection();

@@ -90,6 +90,8 @@ export const ERROR_CATALOG = {
   WEBHOOK_ENDPOINT_NOT_FOUND: { status: 404, code: 2008, message: 'The webhook endpoint does not exist.' },
   REFUND_NOT_FOUND: { status: 404, code: 2009, message: 'The refund does not exist.' },
   MANDATE_NOT_FOUND: { status: 404, code: 2010, message: "The mandate does not exist, or is not this customer's." },
+  BATCH_NOT_FOUND: { status: 404, code: 2011, message: 'The batch does not exist: no money moved on that business date (in that currency).' },
+  PAYOUT_NOT_FOUND: { status: 404, code: 2012, message: 'The payout does not exist.' },
   PAYMENT_INTENT_STATUS_CONFLICT: {
     status: 409,
     code: 3002,
@@ -159,6 +161,11 @@ export const ERROR_CATALOG = {
     status: 409,
     code: 3014,
     message: "The amount is more than the mandate's maxAmount allows for one charge.",
+  },
+  PAYOUT_STATUS_CONFLICT: {
+    status: 409,
+    code: 3015,
+    message: 'The payout has arrived or failed already: only a PENDING or IN_TRANSIT payout can fail.',
   },
   RATE_LIMITED: {
     status: 429,

@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { addDays } from '../../../src/settlement/banking-days';
+import { advanceToLocal } from '../../factories/settlement';
 import type { z } from 'zod';
 import { API_OPERATIONS } from '../../../src/api-operations';
 import { scopesOf } from '../../../src/api/access';
@@ -54,6 +56,9 @@ interface Records {
   /** The newest event of the location (the intent's creation). */
   eventId: string;
   endpointId: string;
+  /** Today's open batch, and a PENDING payout of a closed day (for the settlement operations). */
+  batchId: string;
+  payoutId: string;
 }
 
 /** `operation`'s records; a paid intent and its refund only for the refunds' operations (they take three more requests). */
@@ -82,12 +87,20 @@ async function freshRecords(operation: Operation<never>): Promise<Records> {
     .expect(200, /REQUIRES_CAPTURE/);
   const refunded = operation.path.includes('refunds') ? await paidAndRefunded(customer, card) : { paidIntentId: '', refundId: '' };
   const mandate = operation.path.includes('mandates') ? (await createMandate(testApp, location, customer, card)).id : '';
+  const settles = ['/v1/batches', '/v1/payouts', '/v1/sandbox/payouts'].some((prefix) => operation.path.startsWith(prefix));
+  // Money that moved today (today's open batch), and for the payouts' operations a day closed with its payout.
+  const settled = settles ? await paidAndSettled(customer, card, operation.path.includes('payouts')) : { batchId: '', payoutId: '' };
   const events = await request(testApp.app).get('/v1/events?limit=1').set(testApp.as(location)).expect(200);
-  const endpoint = await request(testApp.app)
-    .post('/v1/webhook-endpoints')
-    .set(testApp.as(location))
-    .send({ url: 'https://hooks.example.com/scopes', enabledEvents: ['*'] })
-    .expect(201);
+  // The location holds a few endpoints at most: one only where an operation acts on one.
+  const needsEndpoint =
+    operation.path.startsWith('/v1/webhook-endpoints') || JSON.stringify(operation.body?.schema.meta()?.example ?? {}).includes('endpointId');
+  const endpoint = needsEndpoint
+    ? await request(testApp.app)
+        .post('/v1/webhook-endpoints')
+        .set(testApp.as(location))
+        .send({ url: 'https://hooks.example.com/scopes', enabledEvents: ['*'] })
+        .expect(201)
+    : { body: { id: '' } };
   return {
     customerId: customer,
     paymentMethodId: card,
@@ -99,7 +112,26 @@ async function freshRecords(operation: Operation<never>): Promise<Records> {
     mandateId: mandate,
     eventId: events.body.events[0].id,
     endpointId: endpoint.body.id,
+    ...settled,
   };
+}
+
+/**
+ * A capture today (today's open batch); with `closeADay`, the clock moved
+ * past the day's close first, so that a closed batch and its payout exist.
+ */
+async function paidAndSettled(customer: string, card: string, closeADay: boolean): Promise<Pick<Records, 'batchId' | 'payoutId'>> {
+  await paidAndRefunded(customer, card);
+  let payoutId = '';
+  if (closeADay) {
+    // Just past today's cutoff: today's batch closed, its payout PENDING (it arrives a banking day after the close at the soonest).
+    const { currentBusinessDate } = (await request(testApp.app).get('/v1/location-settings').set(testApp.as(location)).expect(200)).body;
+    await advanceToLocal(testApp, location, `${addDays(currentBusinessDate, 1)} 04:00:30`);
+    payoutId = (await request(testApp.app).get('/v1/payouts?limit=1&status=PENDING').set(testApp.as(location)).expect(200)).body.payouts[0].id;
+    await paidAndRefunded(customer, card);
+  }
+  const current = await request(testApp.app).get('/v1/batches/current').set(testApp.as(location)).expect(200);
+  return { batchId: current.body.id, payoutId };
 }
 
 async function paidAndRefunded(customer: string, card: string): Promise<Pick<Records, 'paidIntentId' | 'refundId'>> {
@@ -125,6 +157,8 @@ function parameterValue(operation: Operation<never>, parameter: string, records:
   if (parameter === 'id' && operation.path.startsWith('/v1/payment-intents')) return records.intentId;
   if (parameter === 'id' && operation.path.startsWith('/v1/events')) return records.eventId;
   if (parameter === 'id' && operation.path.startsWith('/v1/webhook-endpoints')) return records.endpointId;
+  if (parameter === 'id' && operation.path.startsWith('/v1/batches')) return records.batchId;
+  if (parameter === 'id' && (operation.path.startsWith('/v1/payouts') || operation.path.startsWith('/v1/sandbox/payouts'))) return records.payoutId;
   if (parameter === 'id') return records.customerId;
   if (parameter === 'paymentMethodId') return records.paymentMethodId;
   if (parameter === 'contextName') return records.contextName;
@@ -153,8 +187,9 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
   // The location's newest event is the customer's (the last record made for it before the read).
   if (['/v1/events', '/v1/customers/{id}/events'].includes(operation.path) && 'startingAfter' in query) query.startingAfter = records.eventId;
   if (operation.path === '/v1/webhook-endpoints' && 'startingAfter' in query) query.startingAfter = records.endpointId;
-  // No attempt has been made to the new endpoint: its first page.
+  // No attempt has been made to the new endpoint: its first page; and the settlement lists' first pages too.
   if (operation.path === '/v1/webhook-endpoints/{id}/deliveries') delete query.startingAfter;
+  if (['/v1/batches', '/v1/batches/{id}/lines', '/v1/payouts'].includes(operation.path)) delete query.startingAfter;
   const example = operation.body === undefined ? undefined : exampleOf(operation.body.schema);
   const body =
     example === undefined

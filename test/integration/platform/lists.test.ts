@@ -29,19 +29,27 @@ beforeAll(async () => {
       .send({ url: 'https://hooks.example.com/in', enabledEvents: ['*'] })
       .expect(201)
   ).body as { id: string };
-  ids = { customer: customer.id, intent: intent.intent.id, endpoint: endpoint.id };
+  // Today's open batch, which the paid intent's capture made.
+  const batch = (await request(t.app).get('/v1/batches/current').set(t.as(location)).expect(200)).body as { id: string };
+  ids = { customer: customer.id, intent: intent.intent.id, endpoint: endpoint.id, batch: batch.id };
 });
 afterAll(() => t.close());
 
 const lists = API_OPERATIONS.filter((operation) => operation.method === 'get' && operation.query?.shape.startingAfter !== undefined);
 
-/** The operation's path with each `{id}` its parent's: a customer, an intent or an endpoint of the location. */
+/** The operation's path with each `{id}` its parent's: a customer, an intent, a batch or an endpoint of the location. */
 function concrete(path: string): string {
-  const parent = path.startsWith('/v1/customers/') ? ids.customer : path.startsWith('/v1/payment-intents/') ? ids.intent : ids.endpoint;
+  const parent = path.startsWith('/v1/customers/')
+    ? ids.customer
+    : path.startsWith('/v1/payment-intents/')
+      ? ids.intent
+      : path.startsWith('/v1/batches/')
+        ? ids.batch
+        : ids.endpoint;
   return path.replace('{id}', parent as string);
 }
 
-it('finds every list of the registry (eight)', () => {
+it('finds every list of the registry (eleven)', () => {
   expect(lists.map((operation) => operation.operationId).sort()).toEqual(
     [
       'listCustomers',
@@ -52,6 +60,9 @@ it('finds every list of the registry (eight)', () => {
       'listCustomerEvents',
       'listWebhookEndpoints',
       'listWebhookDeliveries',
+      'listBatches',
+      'listBatchLines',
+      'listPayouts',
     ].sort(),
   );
 });

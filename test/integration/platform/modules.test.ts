@@ -49,6 +49,8 @@ it('the sandbox clock runs every timed rule of every module, and the worker swee
     'authorizations past their capture window voided',
     'payment intents left PROCESSING settled',
     'PENDING refunds settled',
+    'business days closed',
+    'payouts moved on',
   ]);
   expect(services.sandboxClock?.rules.map((rule) => rule.what)).toEqual(declared);
   // A sweep per rule, the webhook dispatcher and the sandbox clock's sweep.
@@ -66,5 +68,6 @@ it('no sandbox clock, and none of its work, with another processor', () => {
   const other = { ...parts, processor: Object.assign(Object.create(parts.processor) as SandboxProcessor, { name: 'another' }) };
   const { services, background } = buildModules({ ...other, settings: { ...parts.settings, webhookDelivery: undefined } } as ModuleParts);
   expect(services.sandboxClock).toBeUndefined();
-  expect(background).toHaveLength(4);
+  // A sweep per timed rule (six), and neither the dispatcher nor the clock's sweep.
+  expect(background).toHaveLength(6);
 });

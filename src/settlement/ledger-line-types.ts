@@ -1,0 +1,63 @@
+/**
+ * The ledger's line types: what writes each, and its sign (docs/settlement.md
+ * renders this table). Every money movement writes one line in its own
+ * statement; the disputes of issue 56 add theirs here.
+ */
+export const LEDGER_LINE_TYPES = [
+  { type: 'CAPTURE', source: 'payment_intent', when: 'an intent is captured', sign: '+ gross (of which tip), − fee', stripe: 'charge', adyen: 'Settled' },
+  {
+    type: 'REFUND',
+    source: 'refund',
+    when: 'a refund is created (PENDING counts, as `refundableAmount` does)',
+    sign: "− amount; the capture's fee in proportion returned when `refundReturnsFee`",
+    stripe: 'refund',
+    adyen: 'Refunded',
+  },
+  {
+    type: 'REFUND_FAILURE',
+    source: 'refund',
+    when: 'a refund turns FAILED',
+    sign: 'the REFUND line reversed',
+    stripe: 'refund_failure',
+    adyen: 'RefundedReversed',
+  },
+  {
+    type: 'CARRY_FORWARD_OUT',
+    source: 'batch',
+    when: 'a batch closes with its net and what it carried in below zero: no payout, the deficit moves on',
+    sign: '+ the deficit (the batch sums to zero)',
+    stripe: 'negative balance',
+    adyen: 'BalanceTransfer',
+  },
+  {
+    type: 'CARRY_FORWARD_IN',
+    source: 'batch or payout',
+    when: "the next open batch takes a closed batch's deficit, or a failed payout's amount",
+    sign: '− the deficit, or + the failed payout',
+    stripe: 'payout_failure',
+    adyen: 'BalanceTransfer',
+  },
+  {
+    type: 'PAYOUT',
+    source: 'payout',
+    when: "the batch's payout is created at its close",
+    sign: '− the payout (the batch sums to zero)',
+    stripe: 'payout',
+    adyen: 'MerchantPayout',
+  },
+] as const;
+
+export type LedgerLineType = (typeof LEDGER_LINE_TYPES)[number]['type'];
+export const LINE_TYPES = LEDGER_LINE_TYPES.map((line) => line.type) as [LedgerLineType, ...LedgerLineType[]];
+
+/** The movements a batch's `net` sums: every line but the carry-forwards and the payout. */
+export const MOVEMENT_LINE_TYPES: readonly LedgerLineType[] = ['CAPTURE', 'REFUND', 'REFUND_FAILURE'];
+
+/** The table as Markdown, for docs/settlement.md and the document. */
+export function lineTypesTable(): string {
+  return [
+    '| Type | Source | Written when | Sign | Stripe | Adyen |',
+    '|---|---|---|---|---|---|',
+    ...LEDGER_LINE_TYPES.map((line) => `| \`${line.type}\` | ${line.source} | ${line.when} | ${line.sign} | ${line.stripe} | ${line.adyen} |`),
+  ].join('\n');
+}
