@@ -9,6 +9,7 @@ import { LOCATION_SETTINGS_DEFAULTS as DEFAULTS } from './location-settings-defa
 export const businessDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Must be a date as YYYY-MM-DD.', abort: true })
+  .length(10)
   .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), { message: 'Must be a date that exists.' })
   .meta({ format: 'date', example: '2026-11-27' });
 
@@ -17,6 +18,7 @@ const timeZone = z
   .string()
   .min(1)
   .max(64)
+  .regex(/^[A-Za-z][A-Za-z0-9_+\-/]*$/, { message: 'Must be an IANA time zone name, e.g. America/New_York.', abort: true })
   .refine(
     (value) => {
       try {
@@ -248,6 +250,7 @@ export const currentBatchQuerySchema = z.object({
   currency: z
     .string()
     .regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.' })
+    .length(3)
     .optional()
     .meta({ description: 'The batch of this currency; the first of PAYMENT_CURRENCIES when left out.', example: 'USD' }),
 });
