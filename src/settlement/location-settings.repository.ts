@@ -73,7 +73,7 @@ export async function readLocationSettings(db: Knex, locationId: string): Promis
 export async function scheduleLocationSettings(
   write: WriteContext,
   change: (base: LocationSettingsVersion) => LocationSettingsVersion,
-): Promise<{ settings: LocationSettings; previous: LocationSettingsVersion } | undefined> {
+): Promise<LocationSettings | undefined> {
   return inTransaction(write.db, async (trx) => {
     await runPrepared(trx, CHANGES_QUEUE, [`location_settings:${write.locationId}`]);
     const before = await readLocationSettings(trx, write.locationId);
@@ -100,7 +100,7 @@ export async function scheduleLocationSettings(
       bank_holidays: next.bankHolidays,
     });
     const settings: LocationSettings = { ...inForce, currentBusinessDate, scheduled: { ...next, effectiveFromBusinessDate: effectiveFrom } };
-    await recordEvents(trx, write, [{ type: 'location_settings.updated', customerId: null, object: settings, previous: scheduled ?? inForce }]);
-    return { settings, previous: inForce };
+    await recordEvents(trx, write, [{ type: 'location_settings.updated', customerId: null, object: settings, previous: inForce }]);
+    return settings;
   });
 }

@@ -48,7 +48,7 @@ export class SettlementService {
     if (changed === undefined) {
       throw new DomainError('VALIDATION_FAILED', { problems: [{ fieldName: 'timeZone', message: 'Must be a time zone the database knows.' }] });
     }
-    return changed.settings;
+    return changed;
   }
 
   /** Closes every business day that is due, oldest first (at one location, or across all on real time); answers how many. */

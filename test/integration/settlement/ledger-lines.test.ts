@@ -130,4 +130,40 @@ describe('the ledger line of each money movement', () => {
     await paidIntent(testApp, location, { amount: 1000 });
     expect((await linesOf(location)).map((line) => line.fee)).toEqual([59]);
   });
+
+  it('refuses a time zone or a closeout hour it cannot keep (400 naming the field), changing nothing and recording nothing', async () => {
+    const location = newLocation();
+    const before = await settingsOf(location);
+    for (const [body, fieldName] of [
+      [{ timeZone: 'Mars/Olympus_Mons' }, 'timeZone'],
+      [{ timeZone: '+05:00' }, 'timeZone'],
+      [{ closeoutHour: 13 }, 'closeoutHour'],
+      [{ bankHolidays: ['2026-02-30'] }, 'bankHolidays.0'],
+    ] as const) {
+      const refused = await request(testApp.app).patch('/v1/location-settings').set(testApp.as(location)).send(body).expect(400);
+      expect(refused.body).toMatchObject({ messageKey: 'VALIDATION_FAILED', fieldName });
+    }
+    expect(await settingsOf(location)).toEqual(before);
+    expect(await testApp.db.knex('events').where({ location_id: location })).toEqual([]);
+  });
+
+  it('records the change as location_settings.updated, its previous the settings in force when it was made', async () => {
+    const location = newLocation();
+    await request(testApp.app).patch('/v1/location-settings').set(testApp.as(location)).send({ closeoutHour: 3 }).expect(200);
+    const changed = await request(testApp.app)
+      .patch('/v1/location-settings')
+      .set(testApp.as(location))
+      .send({ fees: { fixed: 0 } })
+      .expect(200);
+    expect(changed.body.closeoutHour).toBe(4);
+    expect(changed.body.scheduled).toMatchObject({ closeoutHour: 3, fees: { fixed: 0, percentBps: 290 } });
+    const events = (await testApp.db.knex('events').where({ location_id: location }).orderBy('id')) as Array<{
+      type: string;
+      data: { previous: { closeoutHour: number; fees: { fixed: number } } };
+    }>;
+    expect(events.map((event) => [event.type, event.data.previous.closeoutHour, event.data.previous.fees.fixed])).toEqual([
+      ['location_settings.updated', 4, 30],
+      ['location_settings.updated', 4, 30],
+    ]);
+  });
 });
