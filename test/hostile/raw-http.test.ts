@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -89,7 +90,7 @@ describe('requests Node itself refuses', () => {
   });
 
   it('a repeated Content-Type: 400 naming it, nothing created', async () => {
-    const location = `loc-raw-${Date.now()}`;
+    const location = `loc-raw-${randomUUID()}`;
     const body = '{}';
     const answer = await raw([
       `POST /v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${testApp.adminAuthorization.Authorization}\r\n` +
@@ -111,7 +112,7 @@ describe('slow clients', () => {
   }, 20_000);
 
   it('a body sent too slowly: the connection is closed by the request timeout, while others are served', async () => {
-    const location = `loc-slow-${Date.now()}`;
+    const location = `loc-slow-${randomUUID()}`;
     const head =
       `POST /v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: ${testApp.adminAuthorization.Authorization}\r\n` +
       `Platform-Restaurant-External-ID: ${location}\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n`;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../../support/process/services-on-fresh-database';
 import { devClientToken, type RunningService } from '../../support/process/service-process';
 
@@ -44,7 +45,7 @@ async function call(
 it('stamps an intent made on one process right after another answered an advance on the advanced clock', async () => {
   const made: Array<{ location: string; id: string; status: unknown }> = [];
   for (let round = 0; round < 5; round += 1) {
-    const location = `clock-replicas-${round}-${Date.now()}`;
+    const location = `clock-replicas-${round}-${randomUUID()}`;
     const read = await call(second, location, 'GET', '/v1/sandbox/clock');
     expect({ status: read.status, body: read.status === 200 ? undefined : read.body }).toEqual({ status: 200, body: undefined });
     const advanced = await call(first, location, 'POST', '/v1/sandbox/clock/advance', { seconds: 90_000 });
