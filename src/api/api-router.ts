@@ -9,7 +9,8 @@ import { readJsonBody } from '../platform/http/json-body';
 import { authOf, locationOf } from '../platform/http/request-context';
 import { parseInput } from '../platform/validation/parse-input';
 import { authorize, checkSessionGrant } from './access';
-import { expressRoute, type Operation } from './operation';
+import { sendStreamedFile, StreamedFile } from '../platform/http/streamed-file';
+import { expressRoute, type Operation, type SentReply } from './operation';
 
 export interface ApiDependencies<Services> {
   /** The pool: what a handler acts on when its request has no Idempotency-Key. */
@@ -26,8 +27,11 @@ function withSecret(reply: StoredReply, field: string, value: string | null): St
   return { ...reply, body: { ...(reply.body as Record<string, unknown>), [field]: value } };
 }
 
-function send(response: Response, reply: { status: number; body: unknown }): void {
-  if (reply.body === undefined) response.status(reply.status).end();
+async function send(request: Request, response: Response, reply: SentReply): Promise<void> {
+  // Quoted, as RFC 9110 writes an entity tag; res.json answers 304 to a request that holds it.
+  if (reply.etag !== undefined) response.setHeader('ETag', `"${reply.etag}"`);
+  if (reply.body instanceof StreamedFile) await sendStreamedFile(request, response, reply.status, reply.body);
+  else if (reply.body === undefined) response.status(reply.status).end();
   else response.status(reply.status).json(reply.body);
 }
 
@@ -66,13 +70,13 @@ function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDe
     const origin = { requestId: request.requestId, clientId: caller.clientId, idempotencyKey: key ?? null };
     const withDb = (db: Knex) => ({ ...input, db, write: { db, locationId: location, origin } });
     const { afterCommit } = operation;
-    const settled = async (reply: { status: number; body: unknown }) =>
+    const settled = async (reply: SentReply) =>
       afterCommit === undefined || reply.status >= 300
         ? reply
         : afterCommit({ write: withDb(dependencies.db).write, answer: reply.body as Record<string, unknown> }, dependencies.services);
 
     if (key === undefined) {
-      send(response, await settled(await operation.handle(withDb(dependencies.db), dependencies.services)));
+      await send(request, response, await settled(await operation.handle(withDb(dependencies.db), dependencies.services)));
       return;
     }
     const secret = operation.secretInAnswer;
@@ -81,16 +85,16 @@ function handlerOf<Services>(operation: Operation<Services>, dependencies: ApiDe
     });
     const reply = await settled(outcome.reply);
     if (outcome.kind === 'fresh') {
-      send(response, reply);
+      await send(request, response, reply);
       return;
     }
     response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
     if (secret === undefined || reply.status >= 300) {
-      send(response, reply);
+      await send(request, response, reply);
       return;
     }
     const answer = reply.body as Record<string, unknown>;
-    send(response, withSecret(reply, secret.field, await secret.reread({ db: dependencies.db, location, answer }, dependencies.services)));
+    await send(request, response, withSecret(reply, secret.field, await secret.reread({ db: dependencies.db, location, answer }, dependencies.services)));
   };
 }
 

@@ -1,7 +1,14 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject, ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { ErrorCode } from '../platform/errors/error-catalog';
-import { AUTHENTICATED_OPERATION_ERRORS, emptyResponse, errorResponses, JSON_BODY_ERRORS, jsonResponse } from '../platform/document-parts/response-parts';
+import {
+  AUTHENTICATED_OPERATION_ERRORS,
+  emptyResponse,
+  errorResponses,
+  fileResponse,
+  JSON_BODY_ERRORS,
+  jsonResponse,
+} from '../platform/document-parts/response-parts';
 import { scopesOf } from './access';
 import type { Operation } from './operation';
 import {
@@ -38,11 +45,29 @@ function withRateLimitHeaders(response: ZodOpenApiResponseObject): ZodOpenApiRes
   return { ...response, headers: headers === undefined ? RATE_LIMIT_HEADERS : headers.extend(RATE_LIMIT_HEADERS.shape) };
 }
 
+/** An answer that carries a validator: when, in the declaration's words, and that If-None-Match answers 304. */
+function withEtag(response: ZodOpenApiResponseObject, when: string | undefined): ZodOpenApiResponseObject {
+  if (when === undefined) return response;
+  const etag = z
+    .string()
+    .optional()
+    .meta({ description: `${when} Sent back as If-None-Match, it is answered 304 without a body.`, example: '"3f9a…"' });
+  return { ...response, headers: (response.headers as z.ZodObject).extend({ ETag: etag }) };
+}
+
 function responsesOf(operation: Operation<never>): ZodOpenApiResponsesObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {};
-  for (const [status, { description, schema }] of Object.entries(operation.responses)) {
-    if (schema === undefined) responses[status] = emptyResponse(description);
-    else responses[status] = operation.idempotent ? createdResponse(description, schema) : jsonResponse(description, schema);
+  for (const [status, { description, schema, file, etag }] of Object.entries(operation.responses)) {
+    const response =
+      file !== undefined
+        ? fileResponse(description, file)
+        : schema === undefined
+          ? emptyResponse(description)
+          : operation.idempotent
+            ? createdResponse(description, schema)
+            : jsonResponse(description, schema);
+    responses[status] = withEtag(response, etag);
+    if (etag !== undefined) responses['304'] = emptyResponse('Not Modified: the If-None-Match header holds the ETag of what would be answered.');
   }
   const successes = Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, withRateLimitHeaders(response)]));
   return { ...successes, ...errorResponses(errorsOf(operation), RATE_LIMIT_HEADERS) } as ZodOpenApiResponsesObject;

@@ -5,6 +5,7 @@ import type { WriteContext } from '../change-log/write-context';
 import type { AccessTokenClaims } from '../platform/http/request-context';
 import type { Access } from './access';
 import type { ApiTag } from './api-tags';
+import type { StreamedFile } from '../platform/http/streamed-file';
 
 export const HTTP_METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -14,21 +15,38 @@ type InputSchema = z.ZodObject | undefined;
 type BodySchema = z.ZodType | undefined;
 type Parsed<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
 
-/** A success answer: its description, and its JSON body's schema (none for 204). */
+/** A success answer: its description, and its JSON body's schema (none for 204), or the file it streams instead. */
 export interface ResponseDeclaration {
   description: string;
   schema?: z.ZodType;
+  /** A file answer (the handler's body is a StreamedFile): its media type and an example of its text, for the document. */
+  file?: { mediaType: 'text/csv'; example: string };
+  /** The answer carries an ETag (the reply's `etag`) when this holds, in the document's words. */
+  etag?: string;
 }
 
 export type Responses = Partial<Record<200 | 201 | 202 | 204, ResponseDeclaration>>;
 
-/** What a handler answers: one of the declared statuses, with a body of that status's schema. */
+/** What a handler answers: one of the declared statuses, with a body of that status's schema (or its file). */
 export type Reply<R extends Responses> = {
   [Status in keyof R]: {
     status: Status;
-    body: R[Status] extends { schema: infer Schema extends z.ZodType } ? z.input<Schema> : undefined;
+    body: R[Status] extends { file: object } ? StreamedFile : R[Status] extends { schema: infer Schema extends z.ZodType } ? z.input<Schema> : undefined;
+    /**
+     * A strong validator of what is answered, for a representation that never
+     * changes (a closed batch): sent as ETag, and a GET whose If-None-Match
+     * holds it is answered 304 without a body.
+     */
+    etag?: string;
   };
 }[keyof R];
+
+/** What the router sends, whatever the operation. */
+export interface SentReply {
+  status: number;
+  body: unknown;
+  etag?: string;
+}
 
 export interface BodyDeclaration<Schema> {
   schema: Schema;
@@ -133,7 +151,7 @@ export interface Operation<Services> extends OperationDescription {
   query?: z.ZodObject;
   body?: BodyDeclaration<z.ZodType>;
   responses: Responses;
-  handle(input: OperationInput<unknown, unknown, unknown>, services: Services): Promise<{ status: number; body: unknown }>;
+  handle(input: OperationInput<unknown, unknown, unknown>, services: Services): Promise<SentReply>;
 }
 
 const TEMPLATE_PARAMETER = /\{([^}]+)\}/g;
@@ -166,6 +184,9 @@ function checkDeclaration(declaration: Operation<unknown>): void {
   }
   if (declaration.idempotent && declaration.method !== 'post') {
     throw new Error(`${declaration.operationId}: only a POST takes an Idempotency-Key`);
+  }
+  if (Object.values(declaration.responses).some((response) => response.file !== undefined) && declaration.method !== 'get') {
+    throw new Error(`${declaration.operationId}: a file answer is read, never made: only a GET streams one`);
   }
   if (declaration.secretInAnswer !== undefined && !declaration.idempotent) {
     throw new Error(`${declaration.operationId}: secretInAnswer says how a stored answer leaves out its secret; only an idempotent operation stores one`);

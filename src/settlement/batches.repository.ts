@@ -113,13 +113,13 @@ const CLOSED_BATCHES = preparedStatement(
   `select ${BATCH_COLUMNS} from ledger_batches where location_id = ? and business_date between ?::date and ?::date order by business_date desc, currency`,
 );
 
-/** The closed batches of business dates `from` to `to`, newest first. */
-export async function closedBatches(db: Knex, locationId: string, from: string, to: string): Promise<Batch[]> {
-  return (await runPrepared<BatchRow>(db, CLOSED_BATCHES, [locationId, from, to])).map(toBatch);
+/** The closed batches of business dates `from` to `to`, newest first, each with its seal. */
+export async function closedBatches(db: Knex, locationId: string, from: string, to: string): Promise<Array<Batch & { seal: string }>> {
+  return (await runPrepared<BatchRow>(db, CLOSED_BATCHES, [locationId, from, to])).map((row) => ({ ...toBatch(row), seal: row.seal }));
 }
 
 /** A line with the payout of the batch it landed in (none while it waits). */
-const LINES_WITH_PAYOUT = `select ${lineColumnsOf('line')}, batch.payout_id
+export const LINES_WITH_PAYOUT = `select ${lineColumnsOf('line')}, batch.payout_id
    from ledger_lines line left join ledger_batches batch on batch.location_id = line.location_id and batch.id = line.batch_id`;
 
 /** A page of lines after `@starting_after` (null: from the first), or the one line `@only`, in the order written. */

@@ -53,6 +53,9 @@ export const LINE_TYPES = LEDGER_LINE_TYPES.map((line) => line.type) as [LedgerL
 /** The movements a batch's `net` sums: every line but the carry-forwards and the payout. */
 export const MOVEMENT_LINE_TYPES: readonly LedgerLineType[] = ['CAPTURE', 'REFUND', 'REFUND_FAILURE'];
 
+/** The lines a close writes to end its batch (at most one per batch): a file lists them last, so that its net column sums to zero. */
+export const CLOSING_LINE_TYPES: readonly LedgerLineType[] = ['CARRY_FORWARD_OUT', 'PAYOUT'];
+
 /** The table as Markdown, for docs/settlement.md and the document. */
 export function lineTypesTable(): string {
   return [

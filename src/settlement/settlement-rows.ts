@@ -1,5 +1,5 @@
 import type { LedgerLineType } from './ledger-line-types';
-import type { Batch, LedgerLine, Payout } from './settlement.schemas';
+import { batchSchema, type Batch, type LedgerLine, type Payout } from './settlement.schemas';
 
 /**
  * The settlement tables' rows as read (dates as text: PGlite and pg answer
@@ -28,6 +28,14 @@ export interface BatchRow {
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 const iso = (value: Date | string) => new Date(value).toISOString();
 
+const COUNT_KEYS = Object.keys(batchSchema.shape.counts.shape) as Array<keyof Batch['counts']>;
+const TOTAL_KEYS = Object.keys(batchSchema.shape.totals.shape) as Array<keyof Batch['totals']>;
+
+/** A jsonb object with its keys in the schema's order (jsonb keeps its own), so that a closed batch reads as an open one does. */
+function inSchemaOrder<T extends object>(value: T, keys: ReadonlyArray<keyof T>): T {
+  return Object.fromEntries(keys.map((key) => [key, value[key]])) as T;
+}
+
 export function toBatch(row: BatchRow): Batch {
   return {
     id: row.id,
@@ -39,8 +47,8 @@ export function toBatch(row: BatchRow): Batch {
     opensAt: iso(row.opens_at),
     closesAt: iso(row.closes_at),
     closedAt: iso(row.closed_at),
-    counts: json(row.counts),
-    totals: json(row.totals),
+    counts: inSchemaOrder(json(row.counts), COUNT_KEYS),
+    totals: inSchemaOrder(json(row.totals), TOTAL_KEYS),
     payoutId: row.payout_id,
   };
 }

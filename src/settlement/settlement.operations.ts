@@ -2,6 +2,7 @@ import { operationsOf } from '../api/operation';
 import { SCOPE } from '../auth/scopes';
 import { refuseUnknownCursor } from '../platform/db/page-cursor';
 import { pagingProse } from '../platform/validation/page-query';
+import { ledgerCsvExample } from './ledger-csv';
 import { lineTypesTable } from './ledger-line-types';
 import {
   batchLinesQuerySchema,
@@ -11,6 +12,7 @@ import {
   changeLocationSettingsRequestSchema,
   currentBatchQuerySchema,
   failPayoutRequestSchema,
+  ledgerFileQuerySchema,
   ledgerLineListResponseSchema,
   listBatchesQuerySchema,
   listPayoutsQuerySchema,
@@ -18,6 +20,11 @@ import {
   payoutListResponseSchema,
   payoutParamsSchema,
   payoutSchema,
+  salesDayLinesQuerySchema,
+  salesDayParamsSchema,
+  salesDayQuerySchema,
+  salesDaySchema,
+  type LedgerLine,
 } from './settlement.schemas';
 import type { SettlementService } from './settlement.service';
 
@@ -30,6 +37,20 @@ const GUIDE = 'docs/settlement.md walks a week of business days on the sandbox c
 const BATCH_CURSOR = 'a batch of this location in the range';
 const LINE_CURSOR = 'a line of this batch';
 const PAYOUT_CURSOR = 'a payout of this location in the range';
+const SALES_LINE_CURSOR = 'a line of this sales day';
+
+/** The files' media type, and their example: a capture and the payout that brings it to zero. */
+const CSV_FILE = { mediaType: 'text/csv', example: ledgerCsvExample() } as const;
+
+/** A page of lines, read one past the page's `limit` to learn whether more follow. */
+function linePage(lines: readonly LedgerLine[], limit: number) {
+  const found = lines.slice(0, limit);
+  return { results: found.length, lines: found, hasMore: lines.length > limit };
+}
+
+/** What the files' descriptions share (docs/settlement.md, The reconciliation file). */
+const FILE_PROSE =
+  'RFC 4180, UTF-8, a header row, one row per ledger line with the columns of `LedgerLine` under the same names (the card as `cardBrand` and `cardLastFour`) after its batch\u2019s `batchBusinessDate` and `batchId`; amounts in decimal major units of the currency (12.50), where the JSON answers keep integers in minor units. A text cell of the caller\u2019s (the order reference, the card) that a spreadsheet would run as a formula (starting `=`, `+`, `-`, `@`, a tab or a carriage return) starts with a quote mark. Streamed, a thousand lines at a time, however long.';
 
 /**
  * A page of `items` after the one with id `startingAfter`: a range's
@@ -110,11 +131,11 @@ export const getBatch = operation({
   description: `Not in the spec. One batch, OPEN (running totals) or CLOSED (never changes again). Its \`net\` is the sum of its movements' nets (captures, refunds, failed refunds); \`net = payout + carriedOut − carriedIn\`, and its lines, the payout line included, sum to zero. ${GUIDE}`,
   access: { scope: SCOPE.reportsRead },
   params: batchParamsSchema,
-  responses: { 200: { description: 'The batch.', schema: batchSchema } },
+  responses: { 200: { description: 'The batch.', schema: batchSchema, etag: 'Once the batch is CLOSED: it never changes.' } },
   errors: ['BATCH_NOT_FOUND'],
   handle: async ({ db, location, params }, { settlement }) => {
-    const { seal: _seal, range: _range, ...batch } = await settlement.batch(db, location, params.id);
-    return { status: 200, body: batch };
+    const { seal, range: _range, ...batch } = await settlement.batch(db, location, params.id);
+    return { status: 200, body: batch, ...(seal === undefined ? {} : { etag: seal }) };
   },
 });
 
@@ -134,8 +155,89 @@ ${lineTypesTable()}`,
   errors: ['BATCH_NOT_FOUND'],
   handle: async ({ db, location, params, query }, { settlement }) => {
     const lines = await settlement.batchLines(db, location, params.id, { limit: query.limit + 1, startingAfter: query.startingAfter }, LINE_CURSOR);
-    const found = lines.slice(0, query.limit);
-    return { status: 200, body: { results: found.length, lines: found, hasMore: lines.length > query.limit } };
+    return { status: 200, body: linePage(lines, query.limit) };
+  },
+});
+
+export const getBatchFile = operation({
+  method: 'get',
+  path: '/v1/batches/{id}/lines.csv',
+  operationId: 'getBatchFile',
+  tag,
+  summary: "Download a batch's lines as CSV",
+  description: `Not in the spec. The batch's lines as a file, in the order written, what closed it (its PAYOUT or CARRY_FORWARD_OUT line) last: the \`net\` column of a CLOSED batch sums to zero. An OPEN batch's file has its lines so far, no closing line yet. ${FILE_PROSE} ${GUIDE}`,
+  access: { scope: SCOPE.reportsRead },
+  params: batchParamsSchema,
+  responses: {
+    200: {
+      description: 'The file.',
+      file: CSV_FILE,
+      etag: 'Once the batch is CLOSED: the file is the same, byte for byte, on every read.',
+    },
+  },
+  errors: ['BATCH_NOT_FOUND'],
+  handle: async ({ db, location, params }, { settlement }) => {
+    const { file, etag } = await settlement.batchFile(db, location, params.id);
+    return { status: 200, body: file, ...(etag === undefined ? {} : { etag }) };
+  },
+});
+
+export const getLedgerFile = operation({
+  method: 'get',
+  path: '/v1/reports/ledger.csv',
+  operationId: 'getLedgerFile',
+  tag,
+  summary: 'Download the closed batches of a range of business dates as CSV',
+  description: `Not in the spec. The reconciliation file of a range of business dates (at most 31 days; the 31 days to today by default): the lines of every CLOSED batch of the range, oldest batch first, each batch's lines as \`getBatchFile\` gives them, so that each batch and the whole file sum to zero; an OPEN day is left out until it closes. ${FILE_PROSE} ${GUIDE}`,
+  access: { scope: SCOPE.reportsRead },
+  query: ledgerFileQuerySchema,
+  responses: {
+    200: {
+      description: 'The file.',
+      file: CSV_FILE,
+      etag: 'Always: it changes when one more batch of the range closes, and never otherwise.',
+    },
+  },
+  errors: [],
+  handle: async ({ db, location, query }, { settlement }) => {
+    const { file, etag } = await settlement.rangeFile(db, location, query, query.currency);
+    return { status: 200, body: file, etag };
+  },
+});
+
+export const getSalesDay = operation({
+  method: 'get',
+  path: '/v1/reports/sales-days/{businessDate}',
+  operationId: 'getSalesDay',
+  tag,
+  summary: 'Get the sales of one business date, and what became of them since',
+  description: `Not in the spec. Toast's sales view, beside the deposit view the batches give: what the captures of one business date came to, and the refunds and failed refunds against them since, whichever business day and batch each landed in (their lines: \`listSalesDayLines\`). A date with no sales answers zeros. ${GUIDE}`,
+  access: { scope: SCOPE.reportsRead },
+  params: salesDayParamsSchema,
+  query: salesDayQuerySchema,
+  responses: { 200: { description: 'The sales day.', schema: salesDaySchema } },
+  errors: [],
+  handle: async ({ db, location, params, query }, { settlement }) => ({
+    status: 200,
+    body: await settlement.salesDay(db, location, params.businessDate, query.currency),
+  }),
+});
+
+export const listSalesDayLines = operation({
+  method: 'get',
+  path: '/v1/reports/sales-days/{businessDate}/lines',
+  operationId: 'listSalesDayLines',
+  tag,
+  summary: "List a sales day's ledger lines",
+  description: `Not in the spec. The captures of one business date and every later line against them, each with the \`businessDate\`, \`batchId\` and \`payoutId\` it landed in. ${pagingProse('oldest first', SALES_LINE_CURSOR)} ${GUIDE}`,
+  access: { scope: SCOPE.reportsRead },
+  params: salesDayParamsSchema,
+  query: salesDayLinesQuerySchema,
+  responses: { 200: { description: 'A page of lines.', schema: ledgerLineListResponseSchema } },
+  errors: [],
+  handle: async ({ db, location, params, query }, { settlement }) => {
+    const lines = await settlement.salesDayLines(db, location, params.businessDate, { ...query, limit: query.limit + 1 }, SALES_LINE_CURSOR);
+    return { status: 200, body: linePage(lines, query.limit) };
   },
 });
 
@@ -170,6 +272,25 @@ export const getPayout = operation({
   handle: async ({ db, location, params }, { settlement }) => ({ status: 200, body: await settlement.payout(db, location, params.id) }),
 });
 
+export const listPayoutLines = operation({
+  method: 'get',
+  path: '/v1/payouts/{id}/lines',
+  operationId: 'listPayoutLines',
+  tag,
+  summary: 'List the ledger lines a payout carried',
+  description: `Not in the spec. The lines of the batch the payout closed, in the order written, its PAYOUT line last: what a bank deposit is made of. ${pagingProse('oldest first', LINE_CURSOR)} ${GUIDE}`,
+  access: { scope: SCOPE.reportsRead },
+  params: payoutParamsSchema,
+  query: batchLinesQuerySchema,
+  responses: { 200: { description: 'A page of lines.', schema: ledgerLineListResponseSchema } },
+  errors: ['PAYOUT_NOT_FOUND'],
+  handle: async ({ db, location, params, query }, { settlement }) => {
+    const { batchId } = await settlement.payout(db, location, params.id);
+    const lines = await settlement.batchLines(db, location, batchId, { limit: query.limit + 1, startingAfter: query.startingAfter }, LINE_CURSOR);
+    return { status: 200, body: linePage(lines, query.limit) };
+  },
+});
+
 export const failSandboxPayout = operation({
   method: 'post',
   path: '/v1/sandbox/payouts/{id}/fail',
@@ -193,7 +314,12 @@ export const settlementOperations = [
   getCurrentBatch,
   getBatch,
   listBatchLines,
+  getBatchFile,
+  getLedgerFile,
+  getSalesDay,
+  listSalesDayLines,
   listPayouts,
   getPayout,
+  listPayoutLines,
   failSandboxPayout,
 ];

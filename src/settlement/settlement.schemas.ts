@@ -99,7 +99,7 @@ const count = int32(0, 2_147_483_647);
 
 export const BATCH_STATUSES = ['OPEN', 'CLOSED'] as const;
 
-const BATCH_EXAMPLE = {
+export const BATCH_EXAMPLE = {
   id: '4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5',
   businessDate: '2026-11-27',
   currency: 'USD',
@@ -114,7 +114,7 @@ const BATCH_EXAMPLE = {
   payoutId: '019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d',
 };
 
-const LINE_EXAMPLE = {
+export const LINE_EXAMPLE = {
   id: '019ac5e1-7b2c-7d3e-8f4a-5b6c7d8e9f0a',
   batchId: BATCH_EXAMPLE.id,
   type: 'CAPTURE',
@@ -246,13 +246,13 @@ export const listBatchesQuerySchema = z.object({
     .meta({ description: 'The last batch of the previous page (its `id`): this page continues after it, newest first.', example: BATCH_EXAMPLE.id }),
 });
 
+const currencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.' })
+  .length(3);
+
 export const currentBatchQuerySchema = z.object({
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, { message: 'Must be an ISO 4217 code in upper case, e.g. USD.' })
-    .length(3)
-    .optional()
-    .meta({ description: 'The batch of this currency; the first of PAYMENT_CURRENCIES when left out.', example: 'USD' }),
+  currency: currencyCode.optional().meta({ description: 'The batch of this currency; the first of PAYMENT_CURRENCIES when left out.', example: 'USD' }),
 });
 
 export const batchLinesQuerySchema = z.object({
@@ -302,3 +302,49 @@ export const payoutListResponseSchema = pageOf(
 export const ledgerTrailResponseSchema = z
   .strictObject({ lines: z.array(ledgerLineSchema).max(10_000).meta({ description: 'In the order written.' }) })
   .meta({ id: 'LedgerTrail', example: { lines: [LINE_EXAMPLE] } });
+
+export const ledgerFileQuerySchema = z.object({
+  ...range,
+  currency: currencyCode.optional().meta({ description: 'Only the batches of this currency; every currency when left out.', example: 'USD' }),
+});
+
+export const salesDayParamsSchema = z.object({
+  businessDate: businessDate.meta({ description: 'The business date of the captures (YYYY-MM-DD).', param: { id: 'SalesBusinessDate' } }),
+});
+
+const salesCurrency = currencyCode
+  .optional()
+  .meta({ description: 'The captures in this currency; the first of PAYMENT_CURRENCIES when left out.', example: 'USD' });
+
+export const salesDayQuerySchema = z.object({ currency: salesCurrency });
+
+export const salesDayLinesQuerySchema = z.object({
+  currency: salesCurrency,
+  limit: pageLimit('Lines'),
+  startingAfter: uuidValue
+    .optional()
+    .meta({ description: 'The last line of the previous page (its `id`): this page continues after it, in the order written.', example: LINE_EXAMPLE.id }),
+});
+
+const { counts: batchCounts, totals: batchTotals } = batchSchema.shape;
+
+export const salesDaySchema = z
+  .strictObject({
+    businessDate,
+    currency: z.string(),
+    counts: batchCounts.meta({ description: 'The captures of the date, and the refunds and failures against them so far.' }),
+    totals: batchTotals
+      .pick({ gross: true, tips: true, refunds: true, refundFailures: true, fees: true, net: true })
+      .meta({ description: 'What the date\u2019s sales came to, less what was refunded of them since, on whatever day.' }),
+  })
+  .meta({
+    id: 'SalesDay',
+    example: {
+      businessDate: BATCH_EXAMPLE.businessDate,
+      currency: 'USD',
+      counts: BATCH_EXAMPLE.counts,
+      totals: { gross: 2900, tips: 400, refunds: -500, refundFailures: 0, fees: 118, net: 2282 },
+    },
+  });
+
+export type SalesDay = z.infer<typeof salesDaySchema>;

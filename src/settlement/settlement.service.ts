@@ -2,12 +2,17 @@ import type { Knex } from 'knex';
 import type { WriteContext } from '../change-log/write-context';
 import { refuseUnknownCursor } from '../platform/db/page-cursor';
 import { DomainError } from '../platform/errors/domain-error';
+import { StreamedFile } from '../platform/http/streamed-file';
 import { addDays } from './banking-days';
 import { closeBatch, dueBatches } from './batch-close.repository';
 import { businessDateToday, closedBatch, closedBatches, linesOfBatch, linesOfIntent, openBatches } from './batches.repository';
+import { totalsOf } from './batch-totals';
+import { ledgerCsv, ledgerCsvEtag } from './ledger-csv';
+import { batchLinesInFileOrder } from './ledger-file.repository';
 import { readLocationSettings, scheduleLocationSettings } from './location-settings.repository';
 import { failPayout, findPayout, listPayouts, movePayoutsDue, PAYOUT_MOVING } from './payouts.repository';
-import type { Batch, ChangeLocationSettingsInput, LedgerLine, LocationSettings, Payout } from './settlement.schemas';
+import { salesDayGroups, salesDayLines } from './sales-days.repository';
+import type { Batch, ChangeLocationSettingsInput, LedgerLine, LocationSettings, Payout, SalesDay } from './settlement.schemas';
 
 /** The longest range of business dates one list reads (Toast's month range). */
 export const MAX_RANGE_DAYS = 31;
@@ -68,7 +73,7 @@ export class SettlementService {
     const { from, to } = await this.rangeOf(db, locationId, range);
     const open = status === 'CLOSED' ? [] : (await openBatches(db, locationId)).filter((batch) => batch.businessDate >= from && batch.businessDate <= to);
     const closed = status === 'OPEN' ? [] : await closedBatches(db, locationId, from, to);
-    return [...open.map(({ range: _range, ...batch }) => batch), ...closed].sort(
+    return [...open.map(({ range: _range, ...batch }) => batch), ...closed.map(({ seal: _seal, ...batch }) => batch)].sort(
       (a, b) => b.businessDate.localeCompare(a.businessDate) || a.currency.localeCompare(b.currency),
     );
   }
@@ -100,6 +105,54 @@ export class SettlementService {
     const batch = await this.batch(db, locationId, id);
     await refuseUnknownCursor(page.startingAfter, cursorOf, async (line) => (await linesOfBatch(db, locationId, batch, { limit: 1, only: line })).length === 1);
     return linesOfBatch(db, locationId, batch, page);
+  }
+
+  /** A batch's lines as a CSV file, what closed it last; with the ETag it keeps once CLOSED. */
+  async batchFile(db: Knex, locationId: string, id: string): Promise<{ file: StreamedFile; etag?: string }> {
+    const { seal, range, ...batch } = await this.batch(db, locationId, id);
+    const pages = (async function* () {
+      for await (const lines of batchLinesInFileOrder(db, locationId, { ...batch, range })) yield { batch, lines };
+    })();
+    const file = new StreamedFile('text/csv', `batch-${batch.businessDate}-${batch.currency}.csv`, ledgerCsv(pages));
+    return seal === undefined ? { file } : { file, etag: ledgerCsvEtag([seal]) };
+  }
+
+  /**
+   * The CLOSED batches of business dates `from` to `to` (at most 31 days) as
+   * one CSV file, oldest first, each batch's lines in a file's order: every
+   * batch sums to zero, and so does the file.
+   */
+  async rangeFile(db: Knex, locationId: string, range: BatchRange, currency?: string): Promise<{ file: StreamedFile; etag: string }> {
+    const { from, to } = await this.rangeOf(db, locationId, range);
+    const batches = (await closedBatches(db, locationId, from, to)).filter((batch) => currency === undefined || batch.currency === currency).reverse();
+    const pages = (async function* () {
+      for (const { seal: _seal, ...batch } of batches) {
+        for await (const lines of batchLinesInFileOrder(db, locationId, batch)) yield { batch, lines };
+      }
+    })();
+    const file = new StreamedFile('text/csv', `ledger-${from}-to-${to}${currency === undefined ? '' : `-${currency}`}.csv`, ledgerCsv(pages));
+    return { file, etag: ledgerCsvEtag([from, to, currency ?? '*', ...batches.map((batch) => batch.seal)]) };
+  }
+
+  /** The sales day of `businessDate` (the lines about its captures, wherever they landed): its counts and totals. */
+  async salesDay(db: Knex, locationId: string, businessDate: string, given: string | undefined): Promise<SalesDay> {
+    const currency = given ?? (this.options.currencies[0] as string);
+    const { counts, totals } = totalsOf(await salesDayGroups(db, locationId, businessDate, currency));
+    const { carriedIn: _in, carriedOut: _out, payout: _payout, ...sales } = totals;
+    return { businessDate, currency, counts, totals: sales };
+  }
+
+  /** A page of the sales day's lines, in the order written. */
+  async salesDayLines(
+    db: Knex,
+    locationId: string,
+    businessDate: string,
+    query: { currency?: string | undefined; limit: number; startingAfter?: string | undefined },
+    cursorOf: string,
+  ): Promise<LedgerLine[]> {
+    const day = { locationId, businessDate, currency: query.currency ?? (this.options.currencies[0] as string) };
+    await refuseUnknownCursor(query.startingAfter, cursorOf, async (line) => (await salesDayLines(db, day, { limit: 1, only: line })).length === 1);
+    return salesDayLines(db, day, { limit: query.limit, startingAfter: query.startingAfter });
   }
 
   payouts(db: Knex, locationId: string, range: BatchRange, status?: Payout['status']): Promise<Payout[]> {

@@ -47,7 +47,8 @@ const parametersOf = (operation: Json) =>
       ? ((contractDocument.components.parameters as Record<string, Parameter>)[parameter.$ref.split('/').pop() as string] as Parameter)
       : parameter,
   );
-const concrete = (path: string) => path.replace(/\{[^}]+\}/g, customerId);
+// A sales day's date is any date; every other parameter, an id.
+const concrete = (path: string) => path.replace('{businessDate}', '2026-11-27').replace(/\{[^}]+\}/g, customerId);
 
 /** Every schema in the document, wherever it stands, with where. */
 function everySchema(node: unknown, where: string, found: Array<{ where: string; schema: Json }> = []): Array<{ where: string; schema: Json }> {

@@ -135,6 +135,31 @@ describe('a whole hosted checkout through the typed client, over HTTP', () => {
     const refunds = await backend.GET('/v1/payment-intents/{id}/refunds', { params: { header: locationHeaders(location), path: { id: intentId } } });
     expect(refunds.data?.refunds.map(({ id }) => id)).toEqual([refunded.data?.id]);
 
+    // Where the money lands: the capture and the refund in the payment's ledger trail; two days on the sandbox clock close
+    // their business day into a batch and its payout, and the batch's file reconciles to zero.
+    const header = locationHeaders(location);
+    const trail = await backend.GET('/v1/payment-intents/{id}/ledger', { params: { header, path: { id: intentId } } });
+    expect(trail.data?.lines.map((line) => [line.type, line.gross, line.batchId])).toEqual([
+      ['CAPTURE', 2599, null],
+      ['REFUND', -650, null],
+    ]);
+    await backend.POST('/v1/sandbox/clock/advance', { params: { header }, body: { seconds: 2 * 86_400 } });
+    const closedTrail = await backend.GET('/v1/payment-intents/{id}/ledger', { params: { header, path: { id: intentId } } });
+    const captureLine = closedTrail.data?.lines[0];
+    const batch = await backend.GET('/v1/batches/{id}', { params: { header, path: { id: captureLine?.batchId as string } } });
+    expect(batch.data).toMatchObject({ status: 'CLOSED', totals: { gross: 2599 }, payoutId: captureLine?.payoutId });
+    const payout = await backend.GET('/v1/payouts/{id}', { params: { header, path: { id: batch.data?.payoutId as string } } });
+    expect(payout.data).toMatchObject({ batchId: batch.data?.id, amount: batch.data?.totals.payout, currency: 'USD' });
+    const file = await backend.GET('/v1/batches/{id}/lines.csv', { params: { header, path: { id: batch.data?.id as string } }, parseAs: 'text' });
+    const rows = (file.data as string)
+      .trimEnd()
+      .split('\r\n')
+      .map((row) => row.split(','));
+    const net = (rows[0] as string[]).indexOf('net');
+    expect(rows.at(-1)).toContain('PAYOUT');
+    expect(rows.slice(1).reduce((cents, row) => cents + Math.round(Number(row[net]) * 100), 0)).toBe(0);
+    expect(rows.find((row) => row.includes('CAPTURE'))).toEqual(expect.arrayContaining(['order-7', '25.99']));
+
     // A decline is an answer, not an error: its reason is typed on the intent.
     const declinedCard = await backend.POST('/v1/customers/{id}/payment-methods', {
       params: { header: locationHeaders(location), path: { id: customerId } },

@@ -16,7 +16,7 @@ export interface Checkout {
 export async function checkoutWith(
   testApp: TestApp,
   location: string,
-  options: { lastFour?: string; captureMethod?: 'MANUAL' | 'AUTOMATIC'; amount?: number } = {},
+  options: { lastFour?: string; captureMethod?: 'MANUAL' | 'AUTOMATIC'; amount?: number; externalReferenceId?: string } = {},
 ): Promise<Checkout> {
   const customerId = (await createCustomer(testApp, location)).id;
   const base = cardInput() as { card: Record<string, unknown> };
@@ -27,7 +27,7 @@ export async function checkoutWith(
     .send({
       amount: options.amount ?? 1250,
       currency: 'USD',
-      externalReferenceId: `order-${card.id.slice(-6)}`,
+      externalReferenceId: options.externalReferenceId ?? `order-${card.id.slice(-6)}`,
       customerId,
       captureMethod: options.captureMethod ?? 'MANUAL',
     })

@@ -103,6 +103,13 @@ const PAGES: Array<{ page: string; blocks: () => string[]; shows: (stdout: strin
         /"type":"CAPTURE"[^\n]*"gross":4200,"tip":600,"fee":152,"net":4048[^\n]*"type":"REFUND"[^\n]*"gross":-1000,"tip":0,"fee":-36,"net":-964/,
       );
       expect(stdout).toMatch(/"type":"PAYOUT","sourceType":"payout"/);
+      // The first day's sales with the refund against it; the week's file, whose net column sums to zero.
+      expect(stdout).toMatch(
+        /"counts":\{"captures":1,"refunds":1,"refundFailures":0,"lines":2\},"totals":\{"gross":4200,"tips":600,"refunds":-1000,"refundFailures":0,"fees":116,"net":3084\}/,
+      );
+      expect(stdout).toContain('batchBusinessDate,batchId,id,type,');
+      expect(stdout).toMatch(/,CAPTURE,[^\n]*,table-12,VISA,4242,USD,42\.00,6\.00,1\.52,40\.48,/);
+      expect(stdout).toContain('net 0.00');
     },
   },
 ];

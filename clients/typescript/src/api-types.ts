@@ -208,6 +208,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches/{id}/lines.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a batch's lines as CSV
+         * @description Not in the spec. The batch's lines as a file, in the order written, what closed it (its PAYOUT or CARRY_FORWARD_OUT line) last: the `net` column of a CLOSED batch sums to zero. An OPEN batch's file has its lines so far, no closing line yet. RFC 4180, UTF-8, a header row, one row per ledger line with the columns of `LedgerLine` under the same names (the card as `cardBrand` and `cardLastFour`) after its batch’s `batchBusinessDate` and `batchId`; amounts in decimal major units of the currency (12.50), where the JSON answers keep integers in minor units. A text cell of the caller’s (the order reference, the card) that a spreadsheet would run as a formula (starting `=`, `+`, `-`, `@`, a tab or a carriage return) starts with a quote mark. Streamed, a thousand lines at a time, however long. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["getBatchFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/batches/current": {
         parameters: {
             query?: never;
@@ -782,6 +802,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payouts/{id}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the ledger lines a payout carried
+         * @description Not in the spec. The lines of the batch the payout closed, in the order written, its PAYOUT line last: what a bank deposit is made of. Oldest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not a line of this batch is a 400. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["listPayoutLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/refunds/{id}": {
         parameters: {
             query?: never;
@@ -794,6 +834,66 @@ export interface paths {
          * @description Not in the spec. A refund of this location, as it stands: a PENDING one settles when the processor answers.
          */
         get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/ledger.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the closed batches of a range of business dates as CSV
+         * @description Not in the spec. The reconciliation file of a range of business dates (at most 31 days; the 31 days to today by default): the lines of every CLOSED batch of the range, oldest batch first, each batch's lines as `getBatchFile` gives them, so that each batch and the whole file sum to zero; an OPEN day is left out until it closes. RFC 4180, UTF-8, a header row, one row per ledger line with the columns of `LedgerLine` under the same names (the card as `cardBrand` and `cardLastFour`) after its batch’s `batchBusinessDate` and `batchId`; amounts in decimal major units of the currency (12.50), where the JSON answers keep integers in minor units. A text cell of the caller’s (the order reference, the card) that a spreadsheet would run as a formula (starting `=`, `+`, `-`, `@`, a tab or a carriage return) starts with a quote mark. Streamed, a thousand lines at a time, however long. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["getLedgerFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/sales-days/{businessDate}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the sales of one business date, and what became of them since
+         * @description Not in the spec. Toast's sales view, beside the deposit view the batches give: what the captures of one business date came to, and the refunds and failed refunds against them since, whichever business day and batch each landed in (their lines: `listSalesDayLines`). A date with no sales answers zeros. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["getSalesDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/sales-days/{businessDate}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a sales day's ledger lines
+         * @description Not in the spec. The captures of one business date and every later line against them, each with the `businessDate`, `batchId` and `payoutId` it landed in. Oldest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not a line of this sales day is a 400. docs/settlement.md walks a week of business days on the sandbox clock.
+         */
+        get: operations["listSalesDayLines"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3299,6 +3399,78 @@ export interface components {
         };
         /**
          * @example {
+         *       "businessDate": "2026-11-27",
+         *       "currency": "USD",
+         *       "counts": {
+         *         "captures": 2,
+         *         "refunds": 1,
+         *         "refundFailures": 0,
+         *         "lines": 4
+         *       },
+         *       "totals": {
+         *         "gross": 2900,
+         *         "tips": 400,
+         *         "refunds": -500,
+         *         "refundFailures": 0,
+         *         "fees": 118,
+         *         "net": 2282
+         *       }
+         *     }
+         */
+        SalesDay: {
+            /**
+             * Format: date
+             * @example 2026-11-27
+             */
+            businessDate: string;
+            /** @description The captures of the date, and the refunds and failures against them so far. */
+            counts: {
+                /** Format: int32 */
+                captures: number;
+                /** Format: int32 */
+                lines: number;
+                /** Format: int32 */
+                refundFailures: number;
+                /** Format: int32 */
+                refunds: number;
+            };
+            currency: string;
+            /** @description What the date’s sales came to, less what was refunded of them since, on whatever day. */
+            totals: {
+                /**
+                 * Format: int64
+                 * @description Fees, less those refunds returned, in minor units.
+                 */
+                fees: number;
+                /**
+                 * Format: int64
+                 * @description What its captures took, tips included, in minor units.
+                 */
+                gross: number;
+                /**
+                 * Format: int64
+                 * @description The sum of its movements’ nets: net = payout + carriedOut − carriedIn, in minor units.
+                 */
+                net: number;
+                /**
+                 * Format: int64
+                 * @description What failed refunds brought back, in minor units.
+                 */
+                refundFailures: number;
+                /**
+                 * Format: int64
+                 * @description What its refunds gave back (negative), in minor units.
+                 */
+                refunds: number;
+                /**
+                 * Format: int64
+                 * @description Of which tips, in minor units.
+                 */
+                tips: number;
+            };
+        };
+        /**
+         * @example {
          *       "now": "2026-12-23T18:30:07.123Z",
          *       "offsetSeconds": 2592000
          *     }
@@ -4402,6 +4574,8 @@ export interface components {
         PlatformSessionSecret: string;
         /** @description Refund identifier. */
         RefundId: string;
+        /** @description The business date of the captures (YYYY-MM-DD). */
+        SalesBusinessDate: string;
         /** @description The last business date, at most 30 days after `from`; today (or `from` + 30 days) when left out. */
         toBusinessDate: string;
         /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
@@ -4695,6 +4869,8 @@ export interface operations {
             /** @description The batch. */
             200: {
                 headers: {
+                    /** @description Once the batch is CLOSED: it never changes. Sent back as If-None-Match, it is answered 304 without a body. */
+                    ETag?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4703,6 +4879,16 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Batch"];
                 };
+            };
+            /** @description Not Modified: the If-None-Match header holds the ETag of what would be answered. */
+            304: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400-1000-1003-1004"];
             401: components["responses"]["Error401-4001-4002"];
@@ -4744,6 +4930,61 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["LedgerLineListResponse"];
                 };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2011"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getBatchFile: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Batch identifier. */
+                id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name a browser saves it under. */
+                    "Content-Disposition": string;
+                    /** @description Once the batch is CLOSED: the file is the same, byte for byte, on every read. Sent back as If-None-Match, it is answered 304 without a body. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example batchBusinessDate,batchId,id,type,occurredAt,businessDate,originalBusinessDate,redatedFrom,sourceType,sourceId,paymentIntentId,refundId,externalReferenceId,cardBrand,cardLastFour,currency,gross,tip,fee,net,payoutId
+                     *     2026-11-27,4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5,019ac5e1-7b2c-7d3e-8f4a-5b6c7d8e9f0a,CAPTURE,2026-11-27T23:41:07.220Z,2026-11-27,2026-11-27,,payment_intent,019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f,019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f,,order-1042,VISA,4242,USD,14.50,2.00,0.72,13.78,019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d
+                     *     2026-11-27,4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5,019ac9a4-0f1f-7a2b-8c3d-4e5f6a7b8c9d,PAYOUT,2026-11-28T09:00:02.311Z,2026-11-27,,,payout,019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d,,,,,,USD,-13.78,0.00,0.00,-13.78,019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the ETag of what would be answered. */
+            304: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400-1000-1003-1004"];
             401: components["responses"]["Error401-4001-4002"];
@@ -6223,6 +6464,47 @@ export interface operations {
             503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
+    listPayoutLines: {
+        parameters: {
+            query?: {
+                /** @description Lines per page, 1 to 100. */
+                limit?: number;
+                /** @description The last line of the previous page (its `id`): this page continues after it, in the order written. */
+                startingAfter?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Payout identifier. */
+                id: components["parameters"]["PayoutId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerLineListResponse"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2012"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
     getRefund: {
         parameters: {
             query?: never;
@@ -6254,6 +6536,144 @@ export interface operations {
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
             404: components["responses"]["Error404-2009"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getLedgerFile: {
+        parameters: {
+            query?: {
+                /** @description Only the batches of this currency; every currency when left out. */
+                currency?: string;
+                /** @description The first business date (YYYY-MM-DD); 30 days before `to` when left out. */
+                from?: components["parameters"]["fromBusinessDate"];
+                /** @description The last business date, at most 30 days after `from`; today (or `from` + 30 days) when left out. */
+                to?: components["parameters"]["toBusinessDate"];
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    /** @description attachment, with the file name a browser saves it under. */
+                    "Content-Disposition": string;
+                    /** @description Always: it changes when one more batch of the range closes, and never otherwise. Sent back as If-None-Match, it is answered 304 without a body. */
+                    ETag?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example batchBusinessDate,batchId,id,type,occurredAt,businessDate,originalBusinessDate,redatedFrom,sourceType,sourceId,paymentIntentId,refundId,externalReferenceId,cardBrand,cardLastFour,currency,gross,tip,fee,net,payoutId
+                     *     2026-11-27,4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5,019ac5e1-7b2c-7d3e-8f4a-5b6c7d8e9f0a,CAPTURE,2026-11-27T23:41:07.220Z,2026-11-27,2026-11-27,,payment_intent,019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f,019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f,,order-1042,VISA,4242,USD,14.50,2.00,0.72,13.78,019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d
+                     *     2026-11-27,4b0c8f9e-2d7a-5c31-9e84-61f0a2b3c4d5,019ac9a4-0f1f-7a2b-8c3d-4e5f6a7b8c9d,PAYOUT,2026-11-28T09:00:02.311Z,2026-11-27,,,payout,019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d,,,,,,USD,-13.78,0.00,0.00,-13.78,019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description Not Modified: the If-None-Match header holds the ETag of what would be answered. */
+            304: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getSalesDay: {
+        parameters: {
+            query?: {
+                /** @description The captures in this currency; the first of PAYMENT_CURRENCIES when left out. */
+                currency?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description The business date of the captures (YYYY-MM-DD). */
+                businessDate: components["parameters"]["SalesBusinessDate"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sales day. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SalesDay"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    listSalesDayLines: {
+        parameters: {
+            query?: {
+                /** @description The captures in this currency; the first of PAYMENT_CURRENCIES when left out. */
+                currency?: string;
+                /** @description Lines per page, 1 to 100. */
+                limit?: number;
+                /** @description The last line of the previous page (its `id`): this page continues after it, in the order written. */
+                startingAfter?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description The business date of the captures (YYYY-MM-DD). */
+                businessDate: components["parameters"]["SalesBusinessDate"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of lines. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerLineListResponse"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
             429: components["responses"]["Error429-4292"];
             500: components["responses"]["Error500-5000"];
             503: components["responses"]["Error503-5003-5006-5004"];

@@ -24,6 +24,7 @@ import * as customerHistoryById from '../../../migrations/20261203000000_custome
 import * as secretKeysInUse from '../../../migrations/20261204000000_secret_keys_in_use';
 import * as defaultReplacedCard from '../../../migrations/20261204010000_default_replaced_card';
 import * as ledger from '../../../migrations/20261205000000_ledger';
+import * as salesDays from '../../../migrations/20261206000000_sales_days';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -61,6 +62,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261204000000_secret_keys_in_use', secretKeysInUse],
   ['20261204010000_default_replaced_card', defaultReplacedCard],
   ['20261205000000_ledger', ledger],
+  ['20261206000000_sales_days', salesDays],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

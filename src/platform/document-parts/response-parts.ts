@@ -39,6 +39,19 @@ export function jsonResponse(description: string, schema: z.ZodType): ZodOpenApi
   return { description, headers: ANSWER_HEADERS, content: { 'application/json': { schema } } };
 }
 
+/** A file answer (a CSV report): its text, with the headers every answer carries and the one that names the file. */
+export function fileResponse(description: string, file: { mediaType: string; example: string }): ZodOpenApiResponseObject {
+  return {
+    description,
+    headers: ANSWER_HEADERS.extend({
+      'Content-Disposition': z
+        .string()
+        .meta({ description: 'attachment, with the file name a browser saves it under.', example: 'attachment; filename="batch-2026-11-27-USD.csv"' }),
+    }),
+    content: { [file.mediaType]: { schema: z.string().meta({ description: `UTF-8 ${file.mediaType}.` }), example: file.example } },
+  };
+}
+
 /** One catalog entry as a line of a response's description. */
 function catalogLine(errorCode: ErrorCode): string {
   // The entry's meaning is written once, in its example (components.examples); an answer names it.

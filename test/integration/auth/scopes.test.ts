@@ -87,7 +87,7 @@ async function freshRecords(operation: Operation<never>): Promise<Records> {
     .expect(200, /REQUIRES_CAPTURE/);
   const refunded = operation.path.includes('refunds') ? await paidAndRefunded(customer, card) : { paidIntentId: '', refundId: '' };
   const mandate = operation.path.includes('mandates') ? (await createMandate(testApp, location, customer, card)).id : '';
-  const settles = ['/v1/batches', '/v1/payouts', '/v1/sandbox/payouts'].some((prefix) => operation.path.startsWith(prefix));
+  const settles = ['/v1/batches', '/v1/payouts', '/v1/sandbox/payouts', '/v1/reports'].some((prefix) => operation.path.startsWith(prefix));
   // Money that moved today (today's open batch), and for the payouts' operations a day closed with its payout.
   const settled = settles ? await paidAndSettled(customer, card, operation.path.includes('payouts')) : { batchId: '', payoutId: '' };
   const events = await request(testApp.app).get('/v1/events?limit=1').set(testApp.as(location)).expect(200);
@@ -163,6 +163,8 @@ function parameterValue(operation: Operation<never>, parameter: string, records:
   if (parameter === 'paymentMethodId') return records.paymentMethodId;
   if (parameter === 'contextName') return records.contextName;
   if (parameter === 'mandateId') return records.mandateId;
+  // Any date reads a sales day; one with no sales answers an empty one.
+  if (parameter === 'businessDate') return '2026-11-27';
   throw new Error(`${operation.operationId}: no test record for the path parameter ${parameter}; add one here`);
 }
 
@@ -189,7 +191,8 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
   if (operation.path === '/v1/webhook-endpoints' && 'startingAfter' in query) query.startingAfter = records.endpointId;
   // No attempt has been made to the new endpoint: its first page; and the settlement lists' first pages too.
   if (operation.path === '/v1/webhook-endpoints/{id}/deliveries') delete query.startingAfter;
-  if (['/v1/batches', '/v1/batches/{id}/lines', '/v1/payouts'].includes(operation.path)) delete query.startingAfter;
+  const settlementLists = ['/v1/batches', '/v1/batches/{id}/lines', '/v1/payouts', '/v1/payouts/{id}/lines', '/v1/reports/sales-days/{businessDate}/lines'];
+  if (settlementLists.includes(operation.path)) delete query.startingAfter;
   const example = operation.body === undefined ? undefined : exampleOf(operation.body.schema);
   const body =
     example === undefined

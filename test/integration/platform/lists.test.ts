@@ -29,15 +29,22 @@ beforeAll(async () => {
       .send({ url: 'https://hooks.example.com/in', enabledEvents: ['*'] })
       .expect(201)
   ).body as { id: string };
-  // Today's open batch, which the paid intent's capture made.
-  const batch = (await request(t.app).get('/v1/batches/current').set(t.as(location)).expect(200)).body as { id: string };
-  ids = { customer: customer.id, intent: intent.intent.id, endpoint: endpoint.id, batch: batch.id };
+  // Two days on, the paid intent's capture has closed into a batch and its payout, and is a sales day's line.
+  const { businessDate } = (await request(t.app).get('/v1/batches/current').set(t.as(location)).expect(200)).body as { businessDate: string };
+  await request(t.app)
+    .post('/v1/sandbox/clock/advance')
+    .set(t.as(location))
+    .send({ seconds: 2 * 86_400 })
+    .expect(200);
+  const batches = await request(t.app).get('/v1/batches').query({ status: 'CLOSED' }).set(t.as(location)).expect(200);
+  const batch = batches.body.batches[0] as { id: string; payoutId: string };
+  ids = { customer: customer.id, intent: intent.intent.id, endpoint: endpoint.id, batch: batch.id, payout: batch.payoutId, businessDate };
 });
 afterAll(() => t.close());
 
 const lists = API_OPERATIONS.filter((operation) => operation.method === 'get' && operation.query?.shape.startingAfter !== undefined);
 
-/** The operation's path with each `{id}` its parent's: a customer, an intent, a batch or an endpoint of the location. */
+/** The operation's path with each `{id}` its parent's (a customer, an intent, a batch, a payout or an endpoint of the location), and the sales day's date. */
 function concrete(path: string): string {
   const parent = path.startsWith('/v1/customers/')
     ? ids.customer
@@ -45,11 +52,13 @@ function concrete(path: string): string {
       ? ids.intent
       : path.startsWith('/v1/batches/')
         ? ids.batch
-        : ids.endpoint;
-  return path.replace('{id}', parent as string);
+        : path.startsWith('/v1/payouts/')
+          ? ids.payout
+          : ids.endpoint;
+  return path.replace('{id}', parent as string).replace('{businessDate}', ids.businessDate as string);
 }
 
-it('finds every list of the registry (eleven)', () => {
+it('finds every list of the registry (thirteen)', () => {
   expect(lists.map((operation) => operation.operationId).sort()).toEqual(
     [
       'listCustomers',
@@ -63,6 +72,8 @@ it('finds every list of the registry (eleven)', () => {
       'listBatches',
       'listBatchLines',
       'listPayouts',
+      'listPayoutLines',
+      'listSalesDayLines',
     ].sort(),
   );
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { API_OPERATIONS } from '../../../src/api-operations';
 import { expressRoute, operationsOf, pathParameters } from '../../../src/api/operation';
 import { SCOPE } from '../../../src/auth/scopes';
+import { StreamedFile } from '../../../src/platform/http/streamed-file';
 
 const operation = operationsOf<object>();
 const handle = async () => ({ status: 200 as const, body: {} });
@@ -71,6 +72,23 @@ describe('operation declarations', () => {
         handle,
       }),
     ).toThrow('deleteThings: only a POST takes an Idempotency-Key');
+  });
+
+  it('refuses a file answer on anything but a GET', () => {
+    expect(() =>
+      operation({
+        method: 'post',
+        path: '/v1/things.csv',
+        operationId: 'makeThingsFile',
+        tag: 'Settlement',
+        summary: 's',
+        description: 'd',
+        access: { scope: SCOPE.reportsRead },
+        responses: { 200: { description: 'the file', file: { mediaType: 'text/csv', example: 'a\r\n' } } },
+        errors: [],
+        handle: async () => ({ status: 200 as const, body: new StreamedFile('text/csv', 'things.csv', (async function* () {})()) }),
+      }),
+    ).toThrow('makeThingsFile: a file answer is read, never made: only a GET streams one');
   });
 });
 
