@@ -10,7 +10,9 @@
  */
 import express, { type Express, type Request } from 'express';
 import { v7 as uuidv7 } from 'uuid';
+import type { PoolClient } from 'pg';
 import { inTransaction, insertEvents, location, pool, verify } from './hand-written-common';
+import { writeCaptureLine, writeRefundLine } from './hand-written-ledger';
 
 const CAPTURE_WINDOW_MS = 86_400_000;
 
@@ -47,7 +49,7 @@ async function moveIntent(
   set: string,
   values: unknown[],
   event: string,
-  alsoRun?: string,
+  alsoRun?: (client: PoolClient) => Promise<unknown>,
 ): Promise<IntentRow | undefined> {
   return inTransaction(async (client) => {
     const moved = (
@@ -61,7 +63,7 @@ async function moveIntent(
       await insertEvents(client, locationId, [
         { type: event, customerId: moved.customer_id, data: { object: intentView(moved), previous: { status: intent.status } } },
       ]);
-      if (alsoRun !== undefined) await client.query(alsoRun, [locationId, intent.id]);
+      if (alsoRun !== undefined) await alsoRun(client);
     }
     return moved;
   });
@@ -128,7 +130,11 @@ async function confirm(request: Request): Promise<IntentRow | undefined> {
     [key, JSON.stringify(payment), new Date(Date.now() + CAPTURE_WINDOW_MS)],
     'payment_intent.requires_capture',
     // The card that paid: its last use, in the move's transaction.
-    'update payment_methods set last_used_at = now() where location_id = $1 and id = (select payment_method_id from payment_intents where location_id = $1 and id = $2)',
+    (client) =>
+      client.query(
+        'update payment_methods set last_used_at = now() where location_id = $1 and id = (select payment_method_id from payment_intents where location_id = $1 and id = $2)',
+        [locationId, processing.id],
+      ),
   );
 }
 
@@ -160,6 +166,8 @@ async function capture(request: Request): Promise<IntentRow | undefined> {
     `status = 'SUCCEEDED', latest_payment = $5, capture_before = null, amount_captured = $6, captured_at = now()`,
     [JSON.stringify(payment), amount],
     'payment_intent.succeeded',
+    // The capture's ledger line, as the service writes it with the move.
+    (client) => writeCaptureLine(client, locationId, intent.id),
   );
 }
 
@@ -217,6 +225,8 @@ async function refund(request: Request): Promise<RefundRow | undefined> {
       )
     ).rows[0] as RefundRow;
     await insertEvents(client, locationId, [{ type: 'refund.created', customerId: taken.customer_id, data: { object: refundView(made), previous: null } }]);
+    // The refund's ledger line, as the service writes it with the PENDING refund.
+    await writeRefundLine(client, locationId, made.id);
     return { refund: made, customerId: taken.customer_id };
   });
   if (pending === undefined) return undefined;

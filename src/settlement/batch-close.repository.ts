@@ -80,23 +80,68 @@ const BANK_HOLIDAYS_ON = preparedStatement(
 );
 
 /**
- * Every waiting line of the location and currency dated up to the day
- * joins its batch: the day's own, the carry-forwards sent to it, and a
- * line that committed after its own day closed (re-dated, `redated_from`
- * its date). A line committing while this runs waits for the next close.
+ * How many waiting lines one statement of a close gives their batch. A busy
+ * day's lines in one statement outlast the statement timeout every
+ * connection has (docs/performance.md, The ledger at size), and such a day
+ * would never close: in statements of this many, each stays far inside it,
+ * however long the day.
+ */
+export const ASSIGN_CHUNK = 5_000;
+
+/** The lines waiting for the day (its own, carry-forwards sent to it, late ones), as a condition on `line`. */
+const WAITING_FOR_DAY = `line.location_id = @location_id and line.currency = @currency and line.batch_id is null and line.business_date <= @business_date::date`;
+
+/** The first waiting line's id, where the close's walk in id order starts. */
+const FIRST_WAITING = namedStatement(
+  'first_waiting_line',
+  `select line.id::text as id from ledger_lines line where ${WAITING_FOR_DAY} order by line.id limit 1`,
+);
+
+/**
+ * The next ASSIGN_CHUNK waiting lines from `@from` in id order join the
+ * batch: the day's own, the carry-forwards sent to it, and a line that
+ * committed after its own day closed (re-dated, `redated_from` its date).
+ * The chunk is a range of ids, so the update reads a range of the primary
+ * key whatever the planner's statistics make of a day that just filled.
+ * Answers the range's last id, how many the chunk found (fewer than asked:
+ * none is left), and what the lines taken come to by type; a line another
+ * close took first is found but not taken (the update re-checks
+ * `batch_id is null`). A line committing meanwhile with an id before the
+ * walk waits for the next close, as one committing after it.
  */
 const ASSIGN_LINES = namedStatement(
   'assign_lines_to_batch',
-  `with assigned as (
-     update ledger_lines
+  `with chunk as (
+     select line.id from ledger_lines line where ${WAITING_FOR_DAY} and line.id >= @from::uuid order by line.id limit @chunk
+   ), bound as (
+     select (select id from chunk order by id desc limit 1) as upto, (select count(*) from chunk)::int as found
+   ), assigned as (
+     update ledger_lines line
         set batch_id = @id, business_date = @business_date::date,
-            redated_from = case when business_date < @business_date::date and type in (${MOVEMENTS_SQL}) then business_date end
-      where location_id = @location_id and currency = @currency and batch_id is null and business_date <= @business_date::date
-      returning type, gross, tip, fee, net
+            redated_from = case when line.business_date < @business_date::date and line.type in (${MOVEMENTS_SQL}) then line.business_date end
+       from bound
+      where ${WAITING_FOR_DAY} and line.id >= @from::uuid and line.id <= bound.upto
+      returning line.type, line.gross, line.tip, line.fee, line.net
    )
-   select type, count(*)::int as count, sum(gross)::bigint as gross, sum(tip)::bigint as tip, sum(fee)::bigint as fee, sum(net)::bigint as net
-     from assigned group by type`,
+   select bound.upto::text as upto, bound.found, taken.type, taken.count, taken.gross, taken.tip, taken.fee, taken.net
+     from bound
+     left join (select type, count(*)::int as count, sum(gross)::bigint as gross, sum(tip)::bigint as tip, sum(fee)::bigint as fee, sum(net)::bigint as net
+                  from assigned group by type) as taken on true`,
 );
+
+/** Gives the day's waiting lines their batch, ASSIGN_CHUNK at a time in id order, and answers what they came to by type. */
+async function assignLines(trx: Knex.Transaction, values: Record<string, string>): Promise<LinesOfType[]> {
+  const groups: LinesOfType[] = [];
+  let [next] = await runNamed<{ id: string }>(trx, FIRST_WAITING, values);
+  while (next !== undefined) {
+    const rows = await runNamed<LinesOfType & { upto: string | null; found: number }>(trx, ASSIGN_LINES, { ...values, from: next.id, chunk: ASSIGN_CHUNK });
+    groups.push(...rows.filter((row) => row.type !== null).map(({ upto: _upto, found: _found, ...group }) => asNumbers(group)));
+    const [last] = rows;
+    // The chunk's last line is taken now, so starting the next at it (inclusive) skips it.
+    next = last === undefined || Number(last.found) < ASSIGN_CHUNK || last.upto === null ? undefined : { id: last.upto };
+  }
+  return groups;
+}
 
 /** The claimed batch's counts, totals, payout and seal, written once. */
 const SEAL_BATCH = namedStatement(
@@ -131,7 +176,7 @@ export async function closeBatch(db: Knex, due: DueBatch): Promise<{ batchId: st
     const [claimed] = await runNamed<{ id: string }>(trx, CLAIM_BATCH, { ...values, closed_at: closedAt });
     if (claimed === undefined) return undefined;
     const [holidays] = await runPrepared<{ bank_holidays: string }>(trx, BANK_HOLIDAYS_ON, [due.locationId, due.businessDate]);
-    const groups = (await runNamed<LinesOfType>(trx, ASSIGN_LINES, values)).map(asNumbers);
+    const groups = await assignLines(trx, values);
     const { totals } = totalsOf(groups);
     const available = totals.net + totals.carriedIn;
     const lines: ClosingLine[] = [];

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import request from 'supertest';
 import { addDays } from '../../../src/settlement/banking-days';
+import { ASSIGN_CHUNK } from '../../../src/settlement/batch-close.repository';
 import { capture, checkoutWith, confirm, refund } from '../../factories/checkout';
+import { createCustomer, saveCard } from '../../factories/customers';
 import { newLocation } from '../../factories/locations';
 import { advanceToLocal, batchesOf, linesOfBatch, settleWith, type BatchBody, type LineBody } from '../../factories/settlement';
 import { startTestApp, type TestApp } from '../../support/test-app';
@@ -231,7 +234,83 @@ describe('a three-day week of reports', () => {
   });
 });
 
-describe('a long file', () => {
+describe('an erasure', () => {
+  it("leaves the lines' amounts and dates as financial records, and nothing of the person in lines, batches, files, sales days or their events", async () => {
+    const location = newLocation();
+    const day = await settleWith(testApp, location, { bankHolidays: [] }, '12:00');
+    const person = { externalReferenceId: `crm-${randomUUID()}`, description: 'pat.erased@example.com' };
+    const customer = await createCustomer(testApp, location, person);
+    const card = await saveCard(testApp, location, customer.id);
+    const intent = await request(testApp.app)
+      .post('/v1/payment-intents')
+      .set(testApp.as(location))
+      .send({ amount: 1250, currency: 'USD', externalReferenceId: 'order-erased', customerId: customer.id, email: person.description })
+      .expect(201);
+    await confirm(testApp, location, intent.body.id, { paymentMethodId: card.id }).expect(200);
+    await capture(testApp, location, intent.body.id).expect(200);
+    await refund(testApp, location, intent.body.id, { amount: 250 }).expect(201);
+    await advanceToLocal(testApp, location, `${addDays(day, 1)} 12:00`);
+    const [batch] = await batchesOf(testApp, location, { status: 'CLOSED' });
+    const before = await get(location, `/v1/batches/${batch?.id}/lines.csv`).expect(200);
+
+    await request(testApp.app).delete(`/v1/customers/${customer.id}`).set(testApp.as(location)).expect(200);
+
+    // The money stays as it was: the same lines, the same file byte for byte, the same ETag.
+    const after = await get(location, `/v1/batches/${batch?.id}/lines.csv`).expect(200);
+    expect(after.text).toBe(before.text);
+    expect(after.headers.etag).toBe(before.headers.etag);
+    const trail = (await get(location, `/v1/payment-intents/${intent.body.id}/ledger`).expect(200)).body.lines as LineBody[];
+    expect(trail.map((line) => [line.type, line.gross, line.businessDate])).toEqual([
+      ['CAPTURE', 1250, day],
+      ['REFUND', -250, day],
+    ]);
+    const reads = [
+      after.text,
+      JSON.stringify(trail),
+      JSON.stringify((await get(location, `/v1/batches/${batch?.id}`).expect(200)).body),
+      JSON.stringify((await get(location, `/v1/batches/${batch?.id}/lines`).expect(200)).body),
+      JSON.stringify((await get(location, `/v1/reports/sales-days/${day}/lines`).expect(200)).body),
+      (await get(location, `/v1/reports/ledger.csv?from=${day}`).expect(200)).text,
+      JSON.stringify((await get(location, `/v1/payouts/${batch?.payoutId}/lines`).expect(200)).body),
+    ];
+    const events = (await get(location, '/v1/events?limit=100').expect(200)).body.events as Array<{ type: string }>;
+    const settlementEvents = events.filter((event) => /^(batch|payout)\./.test(event.type));
+    expect(settlementEvents.map((event) => event.type).sort()).toEqual(['batch.closed', 'payout.created']);
+    for (const text of [...reads, JSON.stringify(settlementEvents)]) {
+      expect(text).not.toContain(person.description);
+      expect(text).not.toContain(person.externalReferenceId);
+      expect(text).not.toContain(customer.id);
+    }
+  });
+});
+
+describe('a long day', () => {
+  it('closes a day of more waiting lines than one statement of the close assigns, each line once, its file summing to zero', async () => {
+    const location = newLocation();
+    const day = await settleWith(testApp, location, { fees: { percentBps: 0, fixed: 0 } }, '12:00');
+    await captureOf(location, 1000);
+    const seeded = 2 * ASSIGN_CHUNK + 7;
+    await testApp.db.knex.raw(
+      `insert into ledger_lines (location_id, id, type, source_type, source_id, payment_intent_id, occurred_at, business_date, original_business_date,
+                                 currency, gross, tip, fee, net)
+       select ?, line_id, 'CAPTURE', 'payment_intent', line_id, line_id, now(), ?::date, ?::date, 'USD', 100, 0, 0, 100
+         from (select ('00000000-0000-7000-8000-' || lpad(to_hex(n), 12, '0'))::uuid as line_id from generate_series(1, ?) as n) as lines`,
+      [location, day, day, seeded],
+    );
+    await advanceToLocal(testApp, location, `${addDays(day, 1)} 12:00`);
+    const [batch] = await batchesOf(testApp, location, { status: 'CLOSED' });
+    expect(batch).toMatchObject({
+      businessDate: day,
+      counts: { captures: seeded + 1, lines: seeded + 2 },
+      totals: { gross: seeded * 100 + 1000, net: seeded * 100 + 1000, payout: seeded * 100 + 1000 },
+    });
+    const records = recordsOf((await get(location, `/v1/batches/${batch?.id}/lines.csv`).expect(200)).text);
+    expect(records).toHaveLength(seeded + 2);
+    expect(new Set(records.map((record) => record.id)).size).toBe(seeded + 2);
+    expect(records.reduce((sum, record) => sum + cents(record.net as string), 0)).toBe(0);
+    await get(location, '/v1/batches/current').expect(404);
+  });
+
   it('streams a batch of thousands of lines page by page, each line once, the payout last whatever its id', async () => {
     const location = newLocation();
     const day = await settleWith(testApp, location, { bankHolidays: [] }, '12:00');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { servicesOnFreshDatabase, type ServicesOnFreshDatabase } from '../../support/process/services-on-fresh-database';
+import { apiCall } from '../../support/process/api-call';
 import { devClientToken, type RunningService } from '../../support/process/service-process';
 
 /**
@@ -23,24 +24,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => services?.close());
 
-async function call(
-  service: RunningService,
-  location: string,
-  method: string,
-  route: string,
-  body?: unknown,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${service.baseUrl}${route}`, {
-    method,
-    headers: {
-      Authorization: `Bearer ${token}`,
-      'Platform-Restaurant-External-ID': location,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = (service: RunningService, location: string, method: string, route: string, body?: unknown) =>
+  apiCall(service, { token, location }, method, route, body);
 
 it('stamps an intent made on one process right after another answered an advance on the advanced clock', async () => {
   const made: Array<{ location: string; id: string; status: unknown }> = [];
