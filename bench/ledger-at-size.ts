@@ -132,10 +132,13 @@ async function main(): Promise<void> {
 
     say(`closing ${CLOSE_LINES} lines`);
     const settlement = new SettlementService({ currencies: ['USD'], sandbox: true });
+    // The close runs here, as in a replica's sweep: this process's peak RSS is the close's memory.
+    const closerRssBefore = process.resourceUsage().maxRSS / 1024;
     const closeStarted = performance.now();
     const closed = await settlement.closeDue(knex, closing);
     const closeMs = performance.now() - closeStarted;
     const duringClose = summary(load.mark());
+    const closerRssAfter = process.resourceUsage().maxRSS / 1024;
     // The service's own sweep (every minute) may have closed it first: then this measured nothing.
     if (closed !== 1) throw new Error(`the close closed ${closed} batches, not 1: the service's sweep took it first; run again`);
 
@@ -163,11 +166,11 @@ async function main(): Promise<void> {
     const ratio = (value: number) => `${(value / alone.p99).toFixed(2)}×`;
     process.stdout.write(
       `${[
-        `| measured | lines | time s | writes during | write p50 ms | write p99 ms | p99 vs writes alone | service peak RSS MB |`,
+        `| measured | lines | time s | writes during | write p50 ms | write p99 ms | p99 vs writes alone | peak RSS MB of the process that ran it |`,
         `|---|---:|---:|---:|---:|---:|---:|---:|`,
-        `| writes alone (${WRITERS} at once, 10 s) | – | – | ${alone.writes} | ${alone.p50.toFixed(1)} | ${alone.p99.toFixed(1)} | 1.00× | ${rssBefore.toFixed(0)} |`,
-        `| close of one business day | ${CLOSE_LINES.toLocaleString('en-US')} | ${(closeMs / 1000).toFixed(2)} | ${duringClose.writes} | ${duringClose.p50.toFixed(1)} | ${duringClose.p99.toFixed(1)} | ${ratio(duringClose.p99)} | – |`,
-        `| CSV of a closed batch (${(bytes / 1_048_576).toFixed(0)} MB) | ${FILE_LINES.toLocaleString('en-US')} | ${(fileMs / 1000).toFixed(2)} | ${duringFile.writes} | ${duringFile.p50.toFixed(1)} | ${duringFile.p99.toFixed(1)} | ${ratio(duringFile.p99)} | ${rssBefore.toFixed(0)} before, ${rssAfter.toFixed(0)} after |`,
+        `| writes alone (${WRITERS} at once, 10 s) | – | – | ${alone.writes} | ${alone.p50.toFixed(1)} | ${alone.p99.toFixed(1)} | 1.00× | ${rssBefore.toFixed(0)} (the service) |`,
+        `| close of one business day | ${CLOSE_LINES.toLocaleString('en-US')} | ${(closeMs / 1000).toFixed(2)} | ${duringClose.writes} | ${duringClose.p50.toFixed(1)} | ${duringClose.p99.toFixed(1)} | ${ratio(duringClose.p99)} | ${closerRssBefore.toFixed(0)} before, ${closerRssAfter.toFixed(0)} after (the closing process) |`,
+        `| CSV of a closed batch (${(bytes / 1_048_576).toFixed(0)} MB) | ${FILE_LINES.toLocaleString('en-US')} | ${(fileMs / 1000).toFixed(2)} | ${duringFile.writes} | ${duringFile.p50.toFixed(1)} | ${duringFile.p99.toFixed(1)} | ${ratio(duringFile.p99)} | ${rssBefore.toFixed(0)} before, ${rssAfter.toFixed(0)} after (the service) |`,
         '',
         `Writes that failed: ${failures}. PostgreSQL ${database.serverVersion}, the service on one process with a pool of ${POOL_MAX}.`,
       ].join('\n')}\n`,

@@ -4,7 +4,7 @@ import { addDays } from './banking-days';
 import { batchIdOf } from './batch-id';
 import { asNumbers, totalsOf, type LinesOfType } from './batch-totals';
 import { opensAtSql, settingsInForce, versionOnDate } from './business-day-sql';
-import { MOVEMENT_LINE_TYPES, type LedgerLineType } from './ledger-line-types';
+import { CLOSING_LINE_TYPES, MOVEMENT_LINE_TYPES, type LedgerLineType } from './ledger-line-types';
 import { BATCH_COLUMNS, lineColumnsOf, toBatch, toLine, type BatchRow, type LineRow } from './settlement-rows';
 import type { Batch, LedgerLine } from './settlement.schemas';
 
@@ -126,10 +126,31 @@ export const LINES_WITH_PAYOUT = `select ${lineColumnsOf('line')}, batch.payout_
 const PAGE = `(@starting_after::uuid is null or line.id > @starting_after::uuid) and (@only::uuid is null or line.id = @only::uuid)
   order by line.id limit @limit`;
 
+const CLOSING_SQL = CLOSING_LINE_TYPES.map((type) => `'${type}'`).join(', ');
+
+/** A closed batch's lines: those that close it (`@closing` true), the rest (false), or any (null). */
 const CLOSED_BATCH_LINES = namedStatement(
   'closed_batch_lines',
-  `${LINES_WITH_PAYOUT} where line.location_id = @location_id and line.batch_id = @batch_id::uuid and ${PAGE}`,
+  `${LINES_WITH_PAYOUT} where line.location_id = @location_id and line.batch_id = @batch_id::uuid
+     and (@closing::boolean is null or (line.type in (${CLOSING_SQL})) = @closing::boolean) and ${PAGE}`,
 );
+
+/**
+ * A page of a closed batch's lines: every movement and carry-in in the
+ * order written, then what closed it (its PAYOUT or CARRY_FORWARD_OUT), so
+ * that the closing line is last whatever order the replicas' clocks gave
+ * the ids; a cursor on the closing line pages on among those.
+ */
+async function closedBatchLines(db: Knex, locationId: string, batchId: string, page: { limit: number; startingAfter?: string | undefined; only?: string }) {
+  const run = (closing: boolean | null, startingAfter: string | null, only: string | null, limit: number) =>
+    runNamed<LineRow>(db, CLOSED_BATCH_LINES, { location_id: locationId, batch_id: batchId, closing, starting_after: startingAfter, only, limit });
+  if (page.only !== undefined) return run(null, null, page.only, 1);
+  const [cursor] = page.startingAfter === undefined ? [] : await run(null, null, page.startingAfter, 1);
+  const amongClosing = cursor !== undefined && CLOSING_LINE_TYPES.includes(cursor.type);
+  const movements = amongClosing ? [] : await run(false, cursor?.id ?? null, null, page.limit);
+  if (movements.length === page.limit) return movements;
+  return [...movements, ...(await run(true, amongClosing ? cursor.id : null, null, page.limit - movements.length))];
+}
 
 const OPEN_BATCH_LINES = namedStatement(
   'open_batch_lines',
@@ -138,7 +159,11 @@ const OPEN_BATCH_LINES = namedStatement(
      and line.business_date <= @through::date and (@after::date is null or line.business_date > @after::date) and ${PAGE}`,
 );
 
-/** A batch's lines in the order written (by id), a page after `startingAfter` (or the one line `only`): a closed batch's own, or an open one's waiting lines. */
+/**
+ * A batch's lines in the order written, a page after `startingAfter` (or
+ * the one line `only`): a closed batch's own, its closing line last, or an
+ * open one's waiting lines.
+ */
 export async function linesOfBatch(
   db: Knex,
   locationId: string,
@@ -148,7 +173,7 @@ export async function linesOfBatch(
   const paging = { location_id: locationId, starting_after: page.startingAfter ?? null, only: page.only ?? null, limit: page.limit };
   const rows =
     batch.status === 'CLOSED'
-      ? await runNamed<LineRow>(db, CLOSED_BATCH_LINES, { ...paging, batch_id: batch.id })
+      ? await closedBatchLines(db, locationId, batch.id, page)
       : await runNamed<LineRow>(db, OPEN_BATCH_LINES, {
           ...paging,
           currency: (batch.range as OpenBatchRange).currency,

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Request, Response } from 'express';
 
 /**
@@ -12,6 +11,23 @@ export class StreamedFile {
     readonly fileName: string,
     readonly chunks: AsyncIterable<string>,
   ) {}
+}
+
+/**
+ * Until the client has read what was written, or gone. Both listeners go
+ * when either fires: a long file waits thousands of times, and a listener
+ * left behind by each wait would pile up on the response.
+ */
+function drainedOrClosed(response: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
 }
 
 /**
@@ -38,7 +54,7 @@ export async function sendStreamedFile(request: Request, response: Response, sta
         await iterator.return?.();
         return;
       }
-      if (!response.write(next.value)) await Promise.race([once(response, 'drain'), once(response, 'close')]);
+      if (!response.write(next.value)) await drainedOrClosed(response);
       next = await iterator.next();
     }
     response.end();

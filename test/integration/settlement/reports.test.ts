@@ -330,5 +330,10 @@ describe('a long day', () => {
     expect(new Set(records.map((record) => record.id)).size).toBe(2102);
     expect(records.at(-1)?.type).toBe('PAYOUT');
     expect(records.slice(0, -1).every((record) => record.type === 'CAPTURE')).toBe(true);
+    // The JSON list pages in the same order, the payout last; after it, nothing.
+    const listed = await linesOfBatch(testApp, location, batch.id);
+    expect(listed.map((line) => line.id)).toEqual(records.map((record) => record.id));
+    const pastPayout = await get(location, `/v1/batches/${batch.id}/lines?startingAfter=${listed.at(-1)?.id}`).expect(200);
+    expect(pastPayout.body).toEqual({ results: 0, lines: [], hasMore: false });
   });
 });
