@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       await client.query(
         `insert into ledger_batches (location_id, id, business_date, currency, time_zone, closeout_hour, opens_at, closes_at, closed_at, counts, totals, seal)
          values ($1, $2, $3::date, 'USD', 'America/New_York', 4, now() - interval '2 days', now() - interval '1 day', now(), $4, $5, 'bench')`,
-        [filed, batchId, day, JSON.stringify({ captures: FILE_LINES, refunds: 0, refundFailures: 0, lines: FILE_LINES }), JSON.stringify({})],
+        [filed, batchId, day, JSON.stringify({ captures: FILE_LINES, refunds: 0, refundFailures: 0, disputes: 0, lines: FILE_LINES }), JSON.stringify({})],
       );
       await client.query(seedLinesSql(FILE_LINES), [filed, batchId, day]);
       await client.query('analyze ledger_lines');

@@ -8,6 +8,8 @@ import { scopeTable } from '../src/api/scope-table';
 import { paymentIntentLifecycle } from '../src/payment-intents/payment-intent-lifecycle';
 import { sandboxCardTable } from '../src/payment-processor/sandbox-cards';
 import { refundLifecycle } from '../src/refunds/refund-status';
+import { disputeLifecycle } from '../src/disputes/dispute-status';
+import { outcomeRuleTable } from '../src/disputes/dispute-outcome';
 import { lineTypesTable } from '../src/settlement/ledger-line-types';
 import { settingsDefaultsTable } from '../src/settlement/location-settings-defaults';
 import { errorCatalogTable } from '../src/docs/error-catalog-page';
@@ -25,6 +27,7 @@ export const ARTIFACT_PATHS = {
   checkoutPage: path.join(ROOT, 'docs/checkout.md'),
   errorsPage: path.join(ROOT, 'docs/errors.md'),
   settlementPage: path.join(ROOT, 'docs/settlement.md'),
+  disputesPage: path.join(ROOT, 'docs/disputes.md'),
 } as const;
 
 /**
@@ -32,9 +35,10 @@ export const ARTIFACT_PATHS = {
  * page: the scope table from the operations, the status table from
  * payment-intent-status.ts, the error catalog from error-catalog.ts, the refund moves from refund-status.ts, the
  * sandbox's test cards from sandbox-cards.ts, the settlement defaults and
- * ledger line types from src/settlement.
+ * ledger line types from src/settlement, the dispute moves and the sandbox
+ * issuer's rule from src/disputes.
  */
-type GeneratedPage = 'authenticationPage' | 'checkoutPage' | 'errorsPage' | 'settlementPage';
+type GeneratedPage = 'authenticationPage' | 'checkoutPage' | 'errorsPage' | 'settlementPage' | 'disputesPage';
 
 const GENERATED_PARTS: Array<{ page: GeneratedPage; start: string; end: string; render: () => string }> = [
   {
@@ -79,6 +83,18 @@ const GENERATED_PARTS: Array<{ page: GeneratedPage; start: string; end: string; 
     end: '<!-- end of the line types -->',
     render: lineTypesTable,
   },
+  {
+    page: 'disputesPage',
+    start: '<!-- dispute moves: generated from dispute-status.ts by `npm run openapi`; edit the table there, not these lines -->',
+    end: '<!-- end of the dispute moves -->',
+    render: disputeLifecycle,
+  },
+  {
+    page: 'disputesPage',
+    start: '<!-- outcome rule: generated from dispute-outcome.ts by `npm run openapi`; edit the rule there, not these lines -->',
+    end: '<!-- end of the outcome rule -->',
+    render: outcomeRuleTable,
+  },
 ];
 
 /** A page with its generated parts rendered afresh. */
@@ -117,6 +133,7 @@ export async function renderArtifacts(): Promise<Record<keyof typeof ARTIFACT_PA
     checkoutPage: await pageWithGeneratedParts('checkoutPage'),
     errorsPage: await pageWithGeneratedParts('errorsPage'),
     settlementPage: await pageWithGeneratedParts('settlementPage'),
+    disputesPage: await pageWithGeneratedParts('disputesPage'),
   };
 }
 

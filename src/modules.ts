@@ -2,6 +2,8 @@ import { ruleSweep, type BackgroundWork, type ModuleDescriptor, type ModuleParts
 import { customersModule } from './customers/customers.module';
 import { eventsModule } from './events/events.module';
 import { checkoutModule } from './flows/checkout/checkout.module';
+import { disputesModule } from './disputes/disputes.module';
+import { disputeEvidenceModule } from './flows/dispute-evidence/dispute-evidence.module';
 import { customerErasureModule } from './flows/customer-erasure/customer-erasure.module';
 import { sandboxClockModule } from './flows/sandbox-clock/sandbox-clock.module';
 import { mandatesModule } from './mandates/mandates.module';
@@ -26,9 +28,11 @@ export const MODULES = [
   paymentIntentsModule,
   checkoutModule,
   refundsModule,
+  disputesModule,
   mandatesModule,
   customersModule,
   customerErasureModule,
+  disputeEvidenceModule,
   eventsModule,
   webhooksModule,
   settlementModule,

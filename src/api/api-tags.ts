@@ -10,6 +10,11 @@ export const API_TAGS = [
   { name: 'Payment methods', description: 'Cards saved to a customer, and the default card per context name.' },
   { name: 'Payment intents', description: 'Intents to pay, and the session secrets of the browser-side reads.' },
   { name: 'Refunds', description: 'Money given back on a captured payment intent, whole or in parts.' },
+  {
+    name: 'Disputes',
+    description:
+      'Inquiries and chargebacks of captured payments, from opening to decision on the location’s clock, with evidence and their money in the ledger.',
+  },
   { name: 'Mandates', description: "A payor's recorded consent to be charged later, off-session, on a saved card." },
   { name: 'Events', description: 'The change log: one event per change, written in the transaction that made it.' },
   { name: 'Webhooks', description: 'Endpoints the events are delivered to, signed to the Standard Webhooks specification, and their deliveries.' },

@@ -16,7 +16,22 @@ const PERSONAL_FIELDS: Record<string, ReadonlyArray<readonly string[]>> = {
     ['consent', 'ipAddress'],
     ['consent', 'userAgent'],
   ],
+  dispute: [
+    ['evidence', 'customerName'],
+    ['evidence', 'customerEmail'],
+  ],
 };
+
+/** Lists of documents whose `url` is personal data (a dispute's evidence): each element's `url` nulled, its type and hash kept. */
+const PERSONAL_URL_LISTS: Record<string, readonly string[]> = { dispute: ['evidence', 'documents'] };
+
+/** `value` with the `url` of each element of the list at `path` nulled, when there is such a list. */
+function withoutUrls(value: string, path: readonly string[]): string {
+  const list = `${value} #> '{${path.join(',')}}'`;
+  return `case when jsonb_typeof(${list}) = 'array'
+    then jsonb_set(${value}, '{${path.join(',')}}', (select coalesce(jsonb_agg(element || '{"url": null}'::jsonb), '[]'::jsonb) from jsonb_array_elements(${list}) as element), false)
+    else ${value} end`;
+}
 
 const RESOURCE = `split_part(type, '.', 1)`;
 
@@ -29,7 +44,11 @@ function withoutFields(value: string, paths: ReadonlyArray<readonly string[]>): 
 function scrubbed(value: string): string {
   return `case when jsonb_typeof(${value}) = 'object'
     then case ${RESOURCE} ${Object.entries(PERSONAL_FIELDS)
-      .map(([resource, paths]) => `when '${resource}' then ${withoutFields(value, paths)}`)
+      .map(([resource, paths]) => {
+        const fields = withoutFields(value, paths);
+        const urls = PERSONAL_URL_LISTS[resource];
+        return `when '${resource}' then ${urls === undefined ? fields : withoutUrls(fields, urls)}`;
+      })
       .join(' ')} else ${value} end
     else ${value} end`;
 }

@@ -7,6 +7,7 @@ import { paymentIntentSchema } from '../payment-intents/payment-intents.schemas'
 import { defaultPaymentMethodResponseSchema, paymentMethodDataSchema } from '../payment-methods/payment-methods.schemas';
 import { mandateSchema } from '../mandates/mandates.schemas';
 import { refundSchema } from '../refunds/refunds.schemas';
+import { disputeSchema } from '../disputes/disputes.schemas';
 import { batchSchema, locationSettingsSchema, payoutSchema } from '../settlement/settlement.schemas';
 
 /** What `data.object` is, by the resource an event type names. */
@@ -18,6 +19,7 @@ const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
     .omit({ sessionSecret: true })
     .meta({ id: 'PaymentIntentInEvent', description: 'A payment intent as the API answers it, without its session secret.' }),
   refund: refundSchema,
+  dispute: disputeSchema,
   mandate: mandateSchema,
   location_settings: locationSettingsSchema,
   batch: batchSchema,
@@ -44,6 +46,12 @@ const WHEN: Record<EventType, string> = {
   'refund.created': 'A refund was made PENDING, its amount taken from what the intent may still refund; the processor is asked next.',
   'refund.succeeded': 'The processor refunded it (at once, or later for a refund it answered later); `previous.status` is PENDING.',
   'refund.failed': 'The processor declined the refund (`failureCode` says why); its amount may be refunded again. `previous.status` is PENDING.',
+  'dispute.created': 'A dispute opened (an inquiry, or a chargeback whose amount the intent now holds); `object` is the dispute.',
+  'dispute.updated':
+    'A dispute changed: evidence staged or submitted, or an inquiry became a chargeback; `previous` holds what changed (`status`, `stage`, `evidence`) as it was.',
+  'dispute.funds_withdrawn': "A chargeback's amount and the dispute fee were withdrawn: its DISPUTE_WITHDRAWAL and DISPUTE_FEE ledger lines are written.",
+  'dispute.funds_reinstated': "A won chargeback's amount came back (a DISPUTE_REINSTATEMENT line, and DISPUTE_FEE_RETURN when the fee is given back).",
+  'dispute.closed': 'A dispute ended: `object.closedBy` says who ended it (MERCHANT, DEADLINE, ISSUER, REFUND); `previous.status` is the status it left.',
   'mandate.created': "A payor's consent to later charges on a saved card was recorded; `object` is the mandate.",
   'mandate.revoked': 'A mandate became INACTIVE (revoked, or its customer erased); no charge is made under it any more. `previous.status` is ACTIVE.',
   'location_settings.updated':

@@ -62,6 +62,10 @@ export interface PaymentIntentRecord {
   amountCaptured: number;
   /** What PENDING and SUCCEEDED refunds take from the captured amount. */
   amountRefunded: number;
+  /** What chargebacks hold of the captured amount (src/disputes keeps it). */
+  amountDisputed: number;
+  /** The status of the intent's dispute moved last; null when never disputed. */
+  disputeStatus: string | null;
   /** When the capture was recorded: the refund window counts from it. */
   capturedAt: Date | null;
   createdAt: Date;
@@ -96,6 +100,8 @@ interface PaymentIntentRow {
   cancellation_reason: CancellationReason | null;
   amount_captured: number;
   amount_refunded: number;
+  amount_disputed: number;
+  dispute_status: string | null;
   captured_at: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
@@ -136,6 +142,8 @@ const COLUMNS = [
   'cancellation_reason',
   'amount_captured',
   'amount_refunded',
+  'amount_disputed',
+  'dispute_status',
   'captured_at',
   'amount_requested',
   'created_at',
@@ -171,6 +179,8 @@ function toRecord(row: PaymentIntentRow): PaymentIntentRecord {
     cancellationReason: row.cancellation_reason,
     amountCaptured: row.amount_captured,
     amountRefunded: row.amount_refunded,
+    amountDisputed: row.amount_disputed,
+    disputeStatus: row.dispute_status,
     capturedAt: row.captured_at === null ? null : new Date(row.captured_at),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -191,6 +201,8 @@ export type NewPaymentIntent = Omit<
   | 'cancellationReason'
   | 'amountCaptured'
   | 'amountRefunded'
+  | 'amountDisputed'
+  | 'disputeStatus'
   | 'capturedAt'
   | 'amountRequested'
 >;

@@ -195,6 +195,8 @@ const PAYMENT_INTENT_EXAMPLE = {
   amountCaptured: 0,
   amountRefunded: 0,
   refundableAmount: 0,
+  amountDisputed: 0,
+  disputeStatus: null,
   paymentMethodOptions: { card: { partialAuthorization: false } },
   amountRequested: null,
 };
@@ -227,7 +229,16 @@ export const paymentIntentSchema = z
     amountRefunded: int32(0, MAX_AMOUNT).meta({
       description: 'Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).',
     }),
-    refundableAmount: int32(0, MAX_AMOUNT).meta({ description: 'Not in the spec: `amountCaptured` less `amountRefunded`, what a refund may still take.' }),
+    refundableAmount: int32(0, MAX_AMOUNT).meta({
+      description: 'Not in the spec: `amountCaptured` less `amountRefunded` and `amountDisputed`, what a refund may still take.',
+    }),
+    amountDisputed: int32(0, MAX_AMOUNT).meta({
+      description:
+        'Not in the spec: what chargebacks hold of the captured amount (open, lost or accepted ones; a won one gives it back). Inquiries hold nothing.',
+    }),
+    disputeStatus: z.string().nullable().meta({
+      description: "Not in the spec: the `status` of the intent's dispute moved last (a Dispute's, e.g. NEEDS_RESPONSE); null when it was never disputed.",
+    }),
     paymentMethodOptions: paymentMethodOptionsSchema.meta({ description: "Not in the spec (Toast's): whether a partial authorization is taken." }),
     amountRequested: amountSchema.nullable().meta({
       description:
@@ -280,7 +291,9 @@ export function toPaymentIntent(intent: PaymentIntentRecord): PaymentIntent {
     cancellationReason: intent.cancellationReason,
     amountCaptured: intent.amountCaptured,
     amountRefunded: intent.amountRefunded,
-    refundableAmount: intent.amountCaptured - intent.amountRefunded,
+    refundableAmount: intent.amountCaptured - intent.amountRefunded - intent.amountDisputed,
+    amountDisputed: intent.amountDisputed,
+    disputeStatus: intent.disputeStatus,
     paymentMethodOptions: { card: { partialAuthorization: intent.partialAuthorization } },
     amountRequested: intent.amountRequested,
   };

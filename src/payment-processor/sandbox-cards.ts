@@ -45,6 +45,20 @@ export const REFUND_FAILS_LAST_FOUR = '0341';
 /** Approved and captured as any other; its refunds are answered later (PENDING, then SUCCEEDED after SANDBOX_ASYNC_REFUND_SECONDS). */
 export const REFUND_LATER_LAST_FOUR = '0358';
 
+/**
+ * Approved and captured as any other; SANDBOX_DISPUTE_AFTER_SECONDS after the
+ * capture, on the location's clock, the cardholder disputes all that is left
+ * of it (Stripe's last fours: `2685` a chargeback for a product not
+ * received, `1976` an inquiry). Stripe's fraudulent-dispute card ends `0259`,
+ * which here has long meant "every capture fails": it keeps that meaning,
+ * and a fraudulent dispute comes from the sandbox's open-a-dispute helper.
+ */
+export const DISPUTE_CARDS = {
+  '1976': { stage: 'INQUIRY', reason: 'GENERAL' },
+  '2685': { stage: 'CHARGEBACK', reason: 'PRODUCT_NOT_RECEIVED' },
+} as const;
+export const SANDBOX_DISPUTE_AFTER_SECONDS = 60;
+
 export const REFUND_DECLINED: PaymentError = {
   code: 'refund_declined',
   declineCode: null,
@@ -91,6 +105,10 @@ export function sandboxCardTable(): string {
     `| \`${AUTHENTICATION_REQUIRED_LAST_FOUR}\` | off-session (\`offSession: true\`, a merchant-initiated charge): declined: \`${AUTHENTICATION_REQUIRED.code}\` / \`${AUTHENTICATION_REQUIRED.declineCode}\`; on-session: approved |`,
     `| \`${REFUND_FAILS_LAST_FOUR}\` | approved; every refund of it fails (\`FAILED\`, \`failureCode: ${REFUND_DECLINED.code}\`) |`,
     `| \`${REFUND_LATER_LAST_FOUR}\` | approved; its refunds are answered later: \`PENDING\`, then \`SUCCEEDED\` within SANDBOX_ASYNC_REFUND_SECONDS |`,
+    ...Object.entries(DISPUTE_CARDS).map(
+      ([lastFour, dispute]) =>
+        `| \`${lastFour}\` | approved; ${SANDBOX_DISPUTE_AFTER_SECONDS} s after its capture (on the location's clock) the cardholder opens ${dispute.stage === 'INQUIRY' ? 'an inquiry' : 'a chargeback'} (\`${dispute.reason}\`) of all that is left to refund |`,
+    ),
     `| a card whose expiry month has passed | declined: \`${EXPIRED.code}\` |`,
     '| any other | approved |',
   ].join('\n');

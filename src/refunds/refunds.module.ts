@@ -14,12 +14,12 @@ export const refundsModule = defineModule({
   key: 'refunds',
   folder: 'refunds',
   layer: 'feature',
-  reaches: ['payment-intents', 'settlement'],
+  reaches: ['payment-intents', 'settlement', 'disputes'],
   tables: ['refunds'],
   crossings: [
     {
       table: 'payment_intents',
-      why: "A refund's amount is taken from its intent's refundable amount, and a failed one given back, in the statement that makes or settles the refund: refunded never passes captured, whatever races.",
+      why: "A refund's amount is taken from its intent's refundable amount, and a failed one given back, in the statement that makes or settles the refund: refunded plus disputed never passes captured, whatever races.",
     },
   ],
   build: ({ processor, logger, settings }) => new RefundsService(processor, logger, { refundWindowDays: settings.refundWindowDays }),

@@ -25,7 +25,7 @@ export const createRefund = operation({
   operationId: 'createRefund',
   tag,
   summary: 'Refund a captured payment intent, in part or in full',
-  description: `Not in the spec; Stripe's and Adyen's model (Toast's hosted checkout has none). Refunds \`amount\` (all of \`refundableAmount\` when left out) of a SUCCEEDED intent within REFUND_WINDOW_DAYS (90) of its capture, else 409 \`REFUND_WINDOW_CLOSED\`. Several refunds while their sum stays within \`amountCaptured\`, however requests race (PENDING ones count): more than is left is 409 \`REFUND_EXCEEDS_CAPTURED\`, naming what is left. Server side only.
+  description: `Not in the spec; Stripe's and Adyen's model (Toast's hosted checkout has none). Refunds \`amount\` (all of \`refundableAmount\` when left out) of a SUCCEEDED intent within REFUND_WINDOW_DAYS (90) of its capture, else 409 \`REFUND_WINDOW_CLOSED\`. Several refunds while their sum stays within \`amountCaptured\`, however requests race (PENDING ones count): more than is left is 409 \`REFUND_EXCEEDS_CAPTURED\`, naming what is left. A chargeback holds its amount (\`amountDisputed\`): a refund asking for more than it leaves is 409 \`REFUND_BLOCKED_BY_DISPUTE\`, naming what is left; an inquiry holds nothing, and a refund that leaves nothing to refund closes it (closed by REFUND). Server side only.
 
 Recorded PENDING, then the processor is asked: 201 with the refund after its answer (SUCCEEDED, FAILED with \`failureCode\`, its amount refundable again, or still PENDING when it answers later; the service asks again every second). A retry with the same Idempotency-Key answers the refund as it stands then.
 
@@ -39,7 +39,7 @@ ${STATUS_TABLE_POINTER}`,
   params: paymentIntentParamsSchema,
   body: { schema: createRefundRequestSchema, optional: true },
   responses: { 201: { description: "The refund, after the processor's answer (PENDING if it answers later).", schema: refundSchema } },
-  errors: ['PAYMENT_INTENT_NOT_FOUND', 'PAYMENT_INTENT_STATUS_CONFLICT', 'REFUND_EXCEEDS_CAPTURED', 'REFUND_WINDOW_CLOSED'],
+  errors: ['PAYMENT_INTENT_NOT_FOUND', 'PAYMENT_INTENT_STATUS_CONFLICT', 'REFUND_EXCEEDS_CAPTURED', 'REFUND_BLOCKED_BY_DISPUTE', 'REFUND_WINDOW_CLOSED'],
   handle: async ({ write, params, body }, { refunds }) => ({ status: 201, body: toRefund(await refunds.create(write, params.id, body)) }),
   afterCommit: async ({ write, answer }, { refunds }) => ({
     status: 201,

@@ -55,8 +55,9 @@ function toRecord(row: RefundRow): RefundRecord {
 /**
  * A refund made PENDING with its `refund.created` event, in one statement:
  * its share is taken from its intent first (only while the intent is in a
- * status the table lets a refund act in, and only if what is refunded stays
- * within what was captured), and the refund is inserted only if it was.
+ * status the table lets a refund act in, and only if what is refunded and
+ * what chargebacks hold stay within what was captured), and the refund is
+ * inserted only if it was.
  * Racing refunds queue on the intent's row, and each sees the amount the one
  * before it took. The event names the intent's customer as the update found
  * it (none once erased): a refund holds no personal data of its own. The
@@ -67,7 +68,7 @@ const CREATE_REFUND = statementRecordingEvent('create_refund', {
   write: `taken as (
      update payment_intents set amount_refunded = amount_refunded + @amount, updated_at = now()
       where location_id = @location_id and id = @payment_intent_id and status = any(@statuses::text[])
-        and amount_refunded + @amount <= amount_captured
+        and amount_refunded + amount_disputed + @amount <= amount_captured
       returning location_id, customer_id, amount_refunded, external_reference_id, currency
    ),
    made as (

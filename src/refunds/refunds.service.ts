@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { serviceWrite, type WriteContext } from '../change-log/write-context';
+import { closeInquiriesOfRefunded } from '../disputes';
 import { findPaymentIntent, refuseUnless, statusesAllowing, type LatestPayment, type PaymentIntentRecord } from '../payment-intents';
 import type { PaymentProcessor, RefundOutcome } from '../payment-processor/payment-processor';
 import { clockNow } from '../platform/clock/location-clock';
@@ -20,7 +21,20 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The sweep's batch: what one run takes on; the next run takes the rest. */
 const SWEEP_BATCH = 100;
 
-function exceedsCaptured(refundable: number): DomainError {
+/** What a refund may still take of the intent: captured, less refunded, less what chargebacks hold. */
+function refundableOf(intent: PaymentIntentRecord): number {
+  return intent.amountCaptured - intent.amountRefunded - intent.amountDisputed;
+}
+
+/** 409 naming what is left; REFUND_BLOCKED_BY_DISPUTE when a chargeback holds part of the payment. */
+function exceedsCaptured(intent: PaymentIntentRecord): DomainError {
+  const refundable = refundableOf(intent);
+  if (intent.amountDisputed > 0) {
+    return new DomainError('REFUND_BLOCKED_BY_DISPUTE', {
+      fieldName: 'amount',
+      message: `A chargeback holds ${intent.amountDisputed} of the captured amount: ${refundable} (minor units) may still be refunded.`,
+    });
+  }
   return new DomainError('REFUND_EXCEEDS_CAPTURED', {
     fieldName: 'amount',
     message: `The refund asks for more than is left to refund: ${refundable} (minor units) may still be refunded.`,
@@ -54,9 +68,9 @@ export class RefundsService {
     if (intent === undefined) throw new DomainError('PAYMENT_INTENT_NOT_FOUND');
     refuseUnless('refund', intent.status);
     this.refuseOutsideWindow(intent);
-    const refundable = intent.amountCaptured - intent.amountRefunded;
+    const refundable = refundableOf(intent);
     const amount = input.amount ?? refundable;
-    if (amount === 0 || amount > refundable) throw exceedsCaptured(refundable);
+    if (amount === 0 || amount > refundable) throw exceedsCaptured(intent);
     const made = await createPendingRefund(write, {
       id: uuidv7(),
       paymentIntentId,
@@ -64,11 +78,15 @@ export class RefundsService {
       reason: input.reason ?? null,
       refundableIn: statusesAllowing('refund'),
     });
-    if (made !== undefined) return made;
-    // Another refund took its share first (or the intent moved): as it now stands.
+    if (made !== undefined) {
+      // Nothing left to refund: an open inquiry about the payment ends (Stripe withdraws nothing from a fully refunded payment).
+      if (amount === refundable) await closeInquiriesOfRefunded(write, paymentIntentId);
+      return made;
+    }
+    // Another refund (or a chargeback) took its share first, or the intent moved: as it now stands.
     const now = (await findPaymentIntent(write.db, write.locationId, paymentIntentId)) as PaymentIntentRecord;
     refuseUnless('refund', now.status);
-    throw exceedsCaptured(now.amountCaptured - now.amountRefunded);
+    throw exceedsCaptured(now);
   }
 
   /**

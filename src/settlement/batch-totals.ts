@@ -18,7 +18,7 @@ export function asNumbers<Group extends LinesOfType>(group: Group): Group {
 
 /**
  * A batch's counts and totals from its lines (docs/settlement.md, Batches):
- * `net` sums the movements (captures, refunds, failures), `carriedIn` the
+ * `net` sums the movements (captures, refunds, failures, disputes), `carriedIn` the
  * CARRY_FORWARD_IN lines, and `payout` and `carriedOut` what the close made
  * of them: payout + carriedOut − carriedIn = net.
  */
@@ -30,6 +30,7 @@ export function totalsOf(groups: readonly LinesOfType[]): Pick<Batch, 'counts' |
       captures: sum('CAPTURE', 'count'),
       refunds: sum('REFUND', 'count'),
       refundFailures: sum('REFUND_FAILURE', 'count'),
+      disputes: sum('DISPUTE_WITHDRAWAL', 'count'),
       lines: groups.reduce((total, group) => total + group.count, 0),
     },
     totals: {
@@ -37,6 +38,7 @@ export function totalsOf(groups: readonly LinesOfType[]): Pick<Batch, 'counts' |
       tips: sum('CAPTURE', 'tip'),
       refunds: sum('REFUND', 'gross'),
       refundFailures: sum('REFUND_FAILURE', 'gross'),
+      disputes: sum('DISPUTE_WITHDRAWAL', 'gross') + sum('DISPUTE_REINSTATEMENT', 'gross'),
       fees: MOVEMENT_LINE_TYPES.reduce((total, type) => total + sum(type, 'fee'), 0),
       net: MOVEMENT_LINE_TYPES.reduce((total, type) => total + sum(type, 'net'), 0),
       carriedIn: sum('CARRY_FORWARD_IN', 'net'),

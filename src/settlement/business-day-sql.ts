@@ -19,9 +19,9 @@ import { LOCATION_SETTINGS_DEFAULTS as DEFAULTS } from './location-settings-defa
 /** The defaults as the version in force before any stored one. */
 const DEFAULT_VERSION = `select '-infinity'::date as effective_from, '${DEFAULTS.timeZone}'::text as time_zone, ${DEFAULTS.closeoutHour}::smallint as closeout_hour,
          ${DEFAULTS.fees.percentBps} as fee_percent_bps, ${DEFAULTS.fees.fixed} as fee_fixed, ${DEFAULTS.fees.refundReturnsFee} as refund_returns_fee,
-         ${DEFAULTS.fees.disputeFee} as dispute_fee, '{}'::date[] as bank_holidays`;
+         ${DEFAULTS.fees.disputeFee} as dispute_fee, '{}'::date[] as bank_holidays, '{}'::jsonb as dispute_rules`;
 
-const SETTINGS_COLUMNS = 'effective_from, time_zone, closeout_hour, fee_percent_bps, fee_fixed, refund_returns_fee, dispute_fee, bank_holidays';
+const SETTINGS_COLUMNS = 'effective_from, time_zone, closeout_hour, fee_percent_bps, fee_fixed, refund_returns_fee, dispute_fee, bank_holidays, dispute_rules';
 
 /** An instant's local date less the closeout hour: the business date under one version's zone and cutoff. */
 export function dateUnder(at: string, timeZone: string, closeoutHour: string): string {

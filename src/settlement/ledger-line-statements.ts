@@ -1,4 +1,5 @@
 import { settingsInForce } from './business-day-sql';
+import type { DisputeLineType } from './ledger-line-types';
 
 /**
  * The ledger lines a movement's own statement writes (a CTE each, as the
@@ -74,6 +75,47 @@ export function refundFailureLineWrite(name: string, source: string): string {
          on refunded.location_id = ${source}.location_id and refunded.source_type = 'refund' and refunded.source_id = ${source}.id and refunded.type = 'REFUND'
        cross join lateral (${settingsInForce(`${source}.location_id`, 'now()')}) as settings
       where ${source}.status = 'FAILED'
+     on conflict do nothing
+     returning id
+   )`;
+}
+
+/**
+ * The lines of a dispute's money, written in the statement that moves it
+ * (docs/disputes.md): each of `types` once per dispute, from the CTE
+ * `source` (a dispute row: its amount, intent, reference, currency and
+ * card). A withdrawal takes the amount and the fee in force; a
+ * reinstatement gives the amount back, and a fee return the fee its
+ * DISPUTE_FEE line took. Each is dated by the capture it is about, as a
+ * refund's is.
+ */
+export function disputeLinesWrite(name: string, source: string, types: readonly DisputeLineType[]): string {
+  const id = `@${name}_id::uuid`;
+  const takenFee = `(select taken.fee from ledger_lines taken where taken.location_id = ${source}.location_id and taken.source_type = 'dispute'
+                       and taken.source_id = ${source}.id and taken.type = 'DISPUTE_FEE')`;
+  const money: Record<DisputeLineType, { gross: string; fee: string }> = {
+    DISPUTE_WITHDRAWAL: { gross: `-${source}.amount`, fee: '0' },
+    DISPUTE_FEE: { gross: '0', fee: 'settings.dispute_fee' },
+    DISPUTE_REINSTATEMENT: { gross: `${source}.amount`, fee: '0' },
+    DISPUTE_FEE_RETURN: { gross: '0', fee: `-coalesce(${takenFee}, 0)` },
+  };
+  // One UUIDv7 per statement: each type's line takes it with its own last hex digit, so that they list in the order written.
+  const lines = types.map(
+    (type, index) => `select '${type}' as type, ${money[type].gross}::bigint as gross, ${money[type].fee}::bigint as fee,
+            overlay(${id}::text placing '${index.toString(16)}' from 36)::uuid as id`,
+  );
+  return `${name} as (
+     insert into ledger_lines (${LINE_COLUMNS})
+     select ${source}.location_id, line.id, line.type, 'dispute', ${source}.id, ${source}.payment_intent_id, null, ${source}.external_reference_id, now(),
+            settings.business_date, coalesce(capture.original_business_date, settings.business_date), ${source}.currency, line.gross, 0, line.fee,
+            line.gross - line.fee, ${source}.card_brand, ${source}.card_last_four
+       from ${source}
+       cross join lateral (${settingsInForce(`${source}.location_id`, 'now()')}) as settings
+       cross join lateral (${lines.join(' union all ')}) as line
+       left join ledger_lines capture
+         on capture.location_id = ${source}.location_id and capture.source_type = 'payment_intent'
+        and capture.source_id = ${source}.payment_intent_id and capture.type = 'CAPTURE'
+      where line.gross <> 0 or line.fee <> 0
      on conflict do nothing
      returning id
    )`;

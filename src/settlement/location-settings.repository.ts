@@ -4,7 +4,8 @@ import type { WriteContext } from '../change-log/write-context';
 import { inTransaction } from '../platform/db/in-transaction';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import { dateUnder, SETTINGS_VERSIONS, settingsInForce } from './business-day-sql';
-import type { LocationSettings, LocationSettingsVersion } from './settlement.schemas';
+import { LOCATION_SETTINGS_DEFAULTS as DEFAULTS } from './location-settings-defaults';
+import type { DisputeRules, LocationSettings, LocationSettingsVersion } from './settlement.schemas';
 
 /** Changes of one location queue on a transaction's lock of its own. */
 const CHANGES_QUEUE = preparedStatement('location_settings_changes_queue', 'select pg_advisory_xact_lock(hashtext(?))');
@@ -19,7 +20,19 @@ interface VersionRow {
   refund_returns_fee: boolean;
   dispute_fee: number;
   bank_holidays: string;
+  dispute_rules: Partial<DisputeRules> | string;
   current_business_date: string;
+}
+
+/** A version's dispute rules: what it stored over the defaults (a version made before disputes stored none). */
+function disputeRulesOf(stored: Partial<DisputeRules> | string): DisputeRules {
+  const rules = (typeof stored === 'string' ? JSON.parse(stored) : stored) as Partial<DisputeRules>;
+  return {
+    ...DEFAULTS.disputes,
+    ...rules,
+    responseDays: { ...DEFAULTS.disputes.responseDays, ...rules.responseDays },
+    decisionDays: { ...DEFAULTS.disputes.decisionDays, ...rules.decisionDays },
+  };
 }
 
 function toVersion(row: VersionRow): LocationSettingsVersion {
@@ -28,6 +41,7 @@ function toVersion(row: VersionRow): LocationSettingsVersion {
     closeoutHour: Number(row.closeout_hour),
     fees: { percentBps: row.fee_percent_bps, fixed: row.fee_fixed, refundReturnsFee: row.refund_returns_fee, disputeFee: row.dispute_fee },
     bankHolidays: JSON.parse(row.bank_holidays) as string[],
+    disputes: disputeRulesOf(row.dispute_rules),
     effectiveFromBusinessDate: row.effective_from,
   };
 }
@@ -38,7 +52,7 @@ const VERSIONS_FROM_NOW = preparedStatement(
   `select case when version.effective_from = '-infinity' then null else version.effective_from::text end as effective_from,
         version.time_zone, version.closeout_hour, version.fee_percent_bps, version.fee_fixed, version.refund_returns_fee, version.dispute_fee,
         to_json(array(select holiday::text from unnest(version.bank_holidays) as holiday order by holiday))::text as bank_holidays,
-        in_force.business_date::text as current_business_date
+        version.dispute_rules, in_force.business_date::text as current_business_date
    from (${SETTINGS_VERSIONS}) as version cross join (${settingsInForce('?', 'now()')}) as in_force
   where version.effective_from >= in_force.effective_from
   order by version.effective_from`,
@@ -98,9 +112,15 @@ export async function scheduleLocationSettings(
       refund_returns_fee: next.fees.refundReturnsFee,
       dispute_fee: next.fees.disputeFee,
       bank_holidays: next.bankHolidays,
+      dispute_rules: JSON.stringify(next.disputes),
     });
     const settings: LocationSettings = { ...inForce, currentBusinessDate, scheduled: { ...next, effectiveFromBusinessDate: effectiveFrom } };
     await recordEvents(trx, write, [{ type: 'location_settings.updated', customerId: null, object: settings, previous: inForce }]);
     return settings;
   });
+}
+
+/** The dispute rules in force now on the location's clock (a dispute's deadlines are counted by them). */
+export async function disputeRulesInForce(db: Knex, locationId: string): Promise<DisputeRules> {
+  return (await readLocationSettings(db, locationId)).disputes;
 }

@@ -44,11 +44,40 @@ const bankHolidays = z
   .refine((dates) => new Set(dates).size === dates.length, { message: 'Must not name a date twice.' })
   .meta({ description: 'Dates on which no payout arrives, besides Saturdays and Sundays.' });
 
+const days = (what: string) => int32(1, 365).meta({ description: what });
+const responseDays = z.strictObject({
+  VISA: days('Days a VISA chargeback may be answered.'),
+  MASTERCARD: days('Days a MASTERCARD chargeback may be answered.'),
+  AMEX: days('Days an AMEX chargeback may be answered.'),
+  DISCOVER: days('Days a DISCOVER chargeback may be answered.'),
+  other: days('Days a chargeback of any other brand may be answered.'),
+  inquiry: days('Days an inquiry may be answered, whatever the brand.'),
+});
+const decisionDays = z.strictObject({
+  VISA: days('Days from submitted evidence to the decision of a VISA dispute.'),
+  MASTERCARD: days('Days from submitted evidence to the decision of a MASTERCARD dispute.'),
+  AMEX: days('Days from submitted evidence to the decision of an AMEX dispute.'),
+  DISCOVER: days('Days from submitted evidence to the decision of a DISCOVER dispute.'),
+  other: days('Days from submitted evidence to the decision of a dispute of any other brand.'),
+});
+
+const disputeRulesSchema = z.strictObject({
+  fundsWithdrawnAfterDays: int32(0, 30).meta({
+    description: "Days after a chargeback opens that its amount and the dispute fee are withdrawn: 0 at once (Stripe's way), 2 to 4 as Toast.",
+  }),
+  feeReturnedWhenWon: z.boolean().meta({ description: 'Whether a won chargeback gives the dispute fee back as well as its amount.' }),
+  responseDays: responseDays.meta({ description: "Days to answer, from the dispute's opening (Adyen's published windows by default)." }),
+  decisionDays: decisionDays.meta({ description: 'Days from submitted evidence to the decision.' }),
+});
+
+export type DisputeRules = z.infer<typeof disputeRulesSchema>;
+
 const settingsShape = {
   timeZone: timeZone.meta({ description: 'The IANA zone the business day and the payout dates are counted in.' }),
   closeoutHour: int32(0, 12).meta({ description: "The hour, local, at which a business day ends (Toast's business-day cutoff, 0\u201312)." }),
   fees: feesSchema.meta({ description: 'The sandbox fee rules.' }),
   bankHolidays,
+  disputes: disputeRulesSchema.meta({ description: 'How disputes run at the location (docs/disputes.md).' }),
 };
 
 export const changeLocationSettingsRequestSchema = z
@@ -57,6 +86,15 @@ export const changeLocationSettingsRequestSchema = z
     closeoutHour: settingsShape.closeoutHour.optional(),
     fees: feesSchema.partial().optional().meta({ description: 'The fee rules to change; those left out stay.' }),
     bankHolidays: bankHolidays.optional(),
+    disputes: z
+      .strictObject({
+        fundsWithdrawnAfterDays: disputeRulesSchema.shape.fundsWithdrawnAfterDays.optional(),
+        feeReturnedWhenWon: disputeRulesSchema.shape.feeReturnedWhenWon.optional(),
+        responseDays: responseDays.partial().optional(),
+        decisionDays: decisionDays.partial().optional(),
+      })
+      .optional()
+      .meta({ description: 'The dispute rules to change; those left out stay.' }),
   })
   .meta({ id: 'ChangeLocationSettingsRequest', example: { closeoutHour: 3, fees: { percentBps: 0, fixed: 0 } } });
 
@@ -109,8 +147,8 @@ export const BATCH_EXAMPLE = {
   opensAt: '2026-11-27T09:00:00.000Z',
   closesAt: '2026-11-28T09:00:00.000Z',
   closedAt: '2026-11-28T09:00:02.311Z',
-  counts: { captures: 2, refunds: 1, refundFailures: 0, lines: 4 },
-  totals: { gross: 2900, tips: 400, refunds: -500, refundFailures: 0, fees: 118, net: 2282, carriedIn: 0, carriedOut: 0, payout: 2282 },
+  counts: { captures: 2, refunds: 1, refundFailures: 0, disputes: 0, lines: 4 },
+  totals: { gross: 2900, tips: 400, refunds: -500, refundFailures: 0, disputes: 0, fees: 118, net: 2282, carriedIn: 0, carriedOut: 0, payout: 2282 },
   payoutId: '019ac9a4-0f1e-7a2b-8c3d-4e5f6a7b8c9d',
 };
 
@@ -161,13 +199,20 @@ export const batchSchema = z
     opensAt: z.string().meta({ description: 'The business day\u2019s first instant, ISO 8601 UTC.' }),
     closesAt: z.string().meta({ description: 'The instant it ends (the next day\u2019s first), ISO 8601 UTC.' }),
     closedAt: z.string().nullable().meta({ description: 'When the close ran; null while OPEN.' }),
-    counts: z.strictObject({ captures: count, refunds: count, refundFailures: count, lines: count }),
+    counts: z.strictObject({
+      captures: count,
+      refunds: count,
+      refundFailures: count,
+      disputes: count.meta({ description: 'Chargebacks whose funds were withdrawn in it.' }),
+      lines: count,
+    }),
     totals: z.strictObject({
       gross: money('What its captures took, tips included'),
       tips: money('Of which tips'),
       refunds: money('What its refunds gave back (negative)'),
       refundFailures: money('What failed refunds brought back'),
-      fees: money('Fees, less those refunds returned'),
+      disputes: money('What chargebacks withdrew (negative) and won ones reinstated'),
+      fees: money('Fees (dispute fees among them), less those given back'),
       net: money('The sum of its movements\u2019 nets: net = payout + carriedOut \u2212 carriedIn'),
       carriedIn: money('What the batches before it carried into it (a deficit is negative; a failed payout positive)'),
       carriedOut: money('The deficit it carried to the next batch (negative), or 0'),
@@ -184,7 +229,7 @@ export const ledgerLineSchema = z
     id: z.uuid(),
     batchId: z.uuid().nullable().meta({ description: 'The closed batch it landed in; null while it waits for its day to close.' }),
     type: z.enum(LINE_TYPES),
-    sourceType: z.string().meta({ description: 'What moved the money: payment_intent, refund, batch or payout.' }),
+    sourceType: z.string().meta({ description: 'What moved the money: payment_intent, refund, dispute, batch or payout.' }),
     sourceId: z.uuid(),
     paymentIntentId: z.uuid().nullable(),
     refundId: z.uuid().nullable(),
@@ -332,9 +377,9 @@ export const salesDaySchema = z
   .strictObject({
     businessDate,
     currency: z.string(),
-    counts: batchCounts.meta({ description: 'The captures of the date, and the refunds and failures against them so far.' }),
+    counts: batchCounts.meta({ description: 'The captures of the date, and the refunds, failures and chargebacks against them so far.' }),
     totals: batchTotals
-      .pick({ gross: true, tips: true, refunds: true, refundFailures: true, fees: true, net: true })
+      .pick({ gross: true, tips: true, refunds: true, refundFailures: true, disputes: true, fees: true, net: true })
       .meta({ description: 'What the date\u2019s sales came to, less what was refunded of them since, on whatever day.' }),
   })
   .meta({
@@ -343,7 +388,7 @@ export const salesDaySchema = z
       businessDate: BATCH_EXAMPLE.businessDate,
       currency: 'USD',
       counts: BATCH_EXAMPLE.counts,
-      totals: { gross: 2900, tips: 400, refunds: -500, refundFailures: 0, fees: 118, net: 2282 },
+      totals: { gross: 2900, tips: 400, refunds: -500, refundFailures: 0, disputes: 0, fees: 118, net: 2282 },
     },
   });
 

@@ -48,6 +48,12 @@ export class SettlementService {
       closeoutHour: input.closeoutHour ?? base.closeoutHour,
       fees: { ...base.fees, ...input.fees },
       bankHolidays: [...(input.bankHolidays ?? base.bankHolidays)].sort(),
+      disputes: {
+        ...base.disputes,
+        ...input.disputes,
+        responseDays: { ...base.disputes.responseDays, ...input.disputes?.responseDays },
+        decisionDays: { ...base.disputes.decisionDays, ...input.disputes?.decisionDays },
+      },
       effectiveFromBusinessDate: null,
     }));
     if (changed === undefined) {

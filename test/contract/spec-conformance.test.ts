@@ -51,6 +51,9 @@ const SPEC_SCHEMAS: Record<string, Record<string, string>> = {
     amountCaptured: 'integer/int32',
     amountRefunded: 'integer/int32',
     refundableAmount: 'integer/int32',
+    // Added by disputes: what chargebacks hold of the captured amount, and the status of the dispute moved last.
+    amountDisputed: 'integer/int32',
+    disputeStatus: 'string',
     // Added by partial authorization: Toast's option, and this service's own record of what was asked.
     paymentMethodOptions: 'object',
     amountRequested: 'integer/int32',

@@ -16,11 +16,14 @@ export interface Checkout {
 export async function checkoutWith(
   testApp: TestApp,
   location: string,
-  options: { lastFour?: string; captureMethod?: 'MANUAL' | 'AUTOMATIC'; amount?: number; externalReferenceId?: string } = {},
+  options: { lastFour?: string; cardType?: string; captureMethod?: 'MANUAL' | 'AUTOMATIC'; amount?: number; externalReferenceId?: string } = {},
 ): Promise<Checkout> {
   const customerId = (await createCustomer(testApp, location)).id;
   const base = cardInput() as { card: Record<string, unknown> };
-  const card = await saveCard(testApp, location, customerId, { ...base, card: { ...base.card, lastFour: options.lastFour ?? '4242' } });
+  const card = await saveCard(testApp, location, customerId, {
+    ...base,
+    card: { ...base.card, lastFour: options.lastFour ?? '4242', ...(options.cardType === undefined ? {} : { type: options.cardType }) },
+  });
   const intent = await request(testApp.app)
     .post('/v1/payment-intents')
     .set(testApp.as(location))
@@ -48,7 +51,11 @@ export function cancel(testApp: TestApp, location: string, intentId: string, bod
 }
 
 /** A SUCCEEDED intent (AUTOMATIC: authorized and captured at once) paid with a card ending in `lastFour`. */
-export async function paidIntent(testApp: TestApp, location: string, options: { lastFour?: string; amount?: number } = {}): Promise<Checkout> {
+export async function paidIntent(
+  testApp: TestApp,
+  location: string,
+  options: { lastFour?: string; cardType?: string; amount?: number } = {},
+): Promise<Checkout> {
   const checkout = await checkoutWith(testApp, location, { ...options, captureMethod: 'AUTOMATIC' });
   const paid = await confirm(testApp, location, checkout.intent.id, { paymentMethodId: checkout.cardId }).expect(200);
   if (paid.body.status !== 'SUCCEEDED') throw new Error(`the intent is ${paid.body.status}, not SUCCEEDED`);

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { SCOPES, type Scope } from '../../src/auth/scopes';
 import { loadConfig } from '../../src/platform/config';
+import { LOCATION_SETTINGS_DEFAULTS } from '../../src/settlement/location-settings-defaults';
 import { cardInput } from '../factories/customers';
 import { LOCATION_HEADER } from '../factories/locations';
 import { takeContractViolations } from '../support/contract/contract-recorder';
@@ -34,6 +35,9 @@ interface Known {
   cards: string[];
   intents: string[];
   mandates: string[];
+  disputes: string[];
+  /** The intents the seed paid: a dispute is mostly opened on one. */
+  paid: string[];
   /** Each mandate's customer: an off-session intent is mostly made for it. */
   mandateOwners: Record<string, string>;
 }
@@ -111,6 +115,18 @@ const validIntentUpdate = fc.record(
   { requiredKeys: [] },
 );
 
+/** Evidence as a merchant stages it: the sandbox issuer's test words, a document a reason needs, submitted or not. */
+const validEvidence = fc.record(
+  {
+    explanation: fc.constantFrom('winning_evidence', 'losing_evidence', 'The guest ate the meal.'),
+    customerName: fc.constant('Ada Lovelace'),
+    customerEmail: fc.constant('ada@example.com'),
+    documents: fc.constantFrom([], [{ type: 'receipt', url: 'https://files.example.com/receipt.pdf', sha256: 'a'.repeat(64) }]),
+    submit: fc.boolean(),
+  },
+  { requiredKeys: [] },
+);
+
 /** A consent given before any clock of the sequence, as a mandate records it. */
 const validMandate = fc.record({
   standingInstructionType: fc.constantFrom('RECURRING', 'INSTALLMENT', 'UNSCHEDULED'),
@@ -149,7 +165,13 @@ type Step =
   | { op: 'revokeMandate'; customer: IdPick; mandate: IdPick }
   | { op: 'createOffSessionIntent'; customer: IdPick; mandate: IdPick | null; amount: number; confirm: boolean }
   | { op: 'confirmLatestIntent' }
-  | { op: 'advanceClock'; seconds: number };
+  | { op: 'advanceClock'; seconds: number }
+  | { op: 'openDispute'; intent: IdPick; stage: string; reason: string; amount: number | null }
+  | { op: 'disputeEvidence'; dispute: IdPick; body: unknown }
+  | { op: 'acceptDispute'; dispute: IdPick }
+  | { op: 'decideDispute'; dispute: IdPick; outcome: string }
+  | { op: 'escalateDispute'; dispute: IdPick }
+  | { op: 'listDisputes'; status: string | null };
 
 const context = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('web', 'kiosk') }, { weight: 1, arbitrary: fc.constantFrom('x'.repeat(256), 'a\u0001') });
 /** Whether setDefault sends a malformed paymentMethodId; mostly not, so that defaults get set. */
@@ -243,6 +265,25 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   // The intent made last (often an off-session one), confirmed without a card: its mandate's, or its context's.
   { weight: 3, arbitrary: fc.record({ op: fc.constant('confirmLatestIntent' as const) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('advanceClock' as const), seconds: fc.constantFrom(60, 301, 3_600, 86_400, 7_776_000, 0, 31_536_001) }) },
+  // Disputes (issue 56): opened by the sandbox's helper, evidenced, accepted, decided, escalated; the clock lets them lapse.
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant('openDispute' as const),
+      intent: idPick,
+      stage: fc.constantFrom('INQUIRY', 'CHARGEBACK', 'CHARGEBACK', 'APPEAL'),
+      reason: fc.constantFrom('FRAUDULENT', 'DUPLICATE', 'PRODUCT_NOT_RECEIVED', 'GENERAL', 'unknown'),
+      amount: fc.option(fc.integer({ min: -1, max: 250 }), { nil: null }),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('disputeEvidence' as const), dispute: idPick, body: bodyArbitrary(validEvidence) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('acceptDispute' as const), dispute: idPick }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('decideDispute' as const), dispute: idPick, outcome: fc.constantFrom('WON', 'LOST', 'TIE') }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('escalateDispute' as const), dispute: idPick }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant('listDisputes' as const), status: fc.option(fc.constantFrom('NEEDS_RESPONSE', 'WON', 'PAID'), { nil: null }) }),
+  },
 );
 
 /** Who asks, and for which location. */
@@ -405,6 +446,33 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
       return json(app.post(`/v1/payment-intents/${known.intents.at(-1) ?? randomUUID()}/confirm`).set(headers), {});
     case 'advanceClock':
       return json(app.post('/v1/sandbox/clock/advance').set(headers), { seconds: step.seconds });
+    case 'openDispute':
+      // Mostly a payment the seed captured, so that disputes open; sometimes any intent (409s for the unpaid).
+      return json(
+        app
+          .post(
+            `/v1/sandbox/payment-intents/${pickId(step.intent, step.intent.kind === 'known' && step.intent.index % 4 !== 0 ? known.paid : known.intents)}/disputes`,
+          )
+          .set(headers),
+        {
+          stage: step.stage,
+          reason: step.reason,
+          ...(step.amount === null ? {} : { amount: step.amount }),
+        },
+      );
+    case 'disputeEvidence':
+      return json(app.post(`/v1/disputes/${pickId(step.dispute, known.disputes)}/evidence`).set(headers), step.body);
+    case 'acceptDispute':
+      return app.post(`/v1/disputes/${pickId(step.dispute, known.disputes)}/accept`).set(headers);
+    case 'decideDispute':
+      return json(app.post(`/v1/sandbox/disputes/${pickId(step.dispute, known.disputes)}/decide`).set(headers), { outcome: step.outcome });
+    case 'escalateDispute':
+      return app.post(`/v1/sandbox/disputes/${pickId(step.dispute, known.disputes)}/escalate`).set(headers);
+    case 'listDisputes':
+      return app
+        .get('/v1/disputes')
+        .query({ limit: 100, ...(step.status === null ? {} : { status: step.status }) })
+        .set(headers);
   }
 }
 
@@ -468,6 +536,8 @@ interface Snapshot {
   batches: Row[];
   payouts: Row[];
   lines: Row[];
+  /** Disputes (issue 56). */
+  disputes: Row[];
   eventIds: Set<string>;
 }
 
@@ -483,10 +553,11 @@ async function snapshot(): Promise<Snapshot> {
     ['ledger_batches', ['location_id', 'id']],
     ['payouts', ['location_id', 'id']],
     ['ledger_lines', ['location_id', 'id']],
+    ['disputes', ['location_id', 'id']],
   ];
   const rows = await Promise.all(tables.map(([table, order]) => testApp.db.knex(table).select('*').orderBy(order)));
   const events = (await testApp.db.knex('events').select('id')) as Array<{ id: string }>;
-  const [customers, cards, defaults, intents, refunds, mandates, , batches, payouts, lines] = rows as Row[][];
+  const [customers, cards, defaults, intents, refunds, mandates, , batches, payouts, lines, disputes] = rows as Row[][];
   return {
     text: JSON.stringify(rows),
     customers: customers as Row[],
@@ -498,6 +569,7 @@ async function snapshot(): Promise<Snapshot> {
     batches: batches as Row[],
     payouts: payouts as Row[],
     lines: lines as Row[],
+    disputes: disputes as Row[],
     eventIds: new Set(events.map(({ id }) => id)),
   };
 }
@@ -577,7 +649,13 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
 }
 
 const amount = (value: unknown) => Number(value);
-const MOVEMENTS = ['CAPTURE', 'REFUND', 'REFUND_FAILURE'];
+/** The fuzz never changes a location's settings: every chargeback costs the default fee. */
+const DISPUTE_FEE = LOCATION_SETTINGS_DEFAULTS.fees.disputeFee;
+/** The dispute states the run's sequences reached, printed at its end (a run that never reaches one says so). */
+const DISPUTE_STATES_REACHED = new Set<string>();
+/** The statuses in which a chargeback holds its amount on its intent. */
+const HOLDING = ['NEEDS_RESPONSE', 'UNDER_REVIEW', 'LOST', 'ACCEPTED'];
+const MOVEMENTS = ['CAPTURE', 'REFUND', 'REFUND_FAILURE', 'DISPUTE_WITHDRAWAL', 'DISPUTE_FEE', 'DISPUTE_REINSTATEMENT', 'DISPUTE_FEE_RETURN'];
 
 /**
  * The ledger's invariants (issue 55), after every step: one CAPTURE line
@@ -609,6 +687,23 @@ function checkLedger(step: Step, before: Snapshot, after: Snapshot): void {
       failures: refund.status === 'FAILED' ? [amount(refund.amount)] : [],
     });
   }
+  // A dispute's lines: its withdrawal and fee once its funds are withdrawn, its reinstatement once they came back.
+  for (const dispute of after.disputes) {
+    const withdrawn = dispute.funds_withdrawn_at !== null;
+    expect({
+      step: step.op,
+      dispute: dispute.id,
+      withdrawals: linesOf('DISPUTE_WITHDRAWAL', dispute.id).map((line) => amount(line.gross)),
+      fees: linesOf('DISPUTE_FEE', dispute.id).map((line) => amount(line.fee)),
+      reinstatements: linesOf('DISPUTE_REINSTATEMENT', dispute.id).map((line) => amount(line.gross)),
+    }).toEqual({
+      step: step.op,
+      dispute: dispute.id,
+      withdrawals: withdrawn ? [-amount(dispute.amount)] : [],
+      fees: withdrawn ? [DISPUTE_FEE] : [],
+      reinstatements: dispute.funds_reinstated_at === null ? [] : [amount(dispute.amount)],
+    });
+  }
   for (const batch of after.batches) {
     const lines = after.lines.filter((line) => line.location_id === batch.location_id && line.batch_id === batch.id);
     const totals = (typeof batch.totals === 'string' ? JSON.parse(batch.totals) : batch.totals) as Record<string, number>;
@@ -627,6 +722,61 @@ function checkLedger(step: Step, before: Snapshot, after: Snapshot): void {
     expect(JSON.stringify(after.batches.find((row) => keyOf(row) === keyOf(closed)))).toBe(JSON.stringify(closed));
     expect(linesIn(after)).toBe(linesIn(before));
   }
+}
+
+/**
+ * A dispute's events, one per change (issue 56): a dispute the step made
+ * has `dispute.created` first; one it changed has events, the last of them
+ * showing it as it now stands; one it left alone has none; its funds'
+ * withdrawal and reinstatement each have their event once. A step may move
+ * a dispute more than once (a clock advanced past two deadlines).
+ */
+function checkDisputeEvents(step: Step, before: Snapshot, after: Snapshot, events: Row[]): void {
+  for (const dispute of after.disputes) DISPUTE_STATES_REACHED.add(`${dispute.stage as string}/${dispute.status as string}`);
+  const byId = (row: Row) => `${row.location_id as string}/${row.id as string}`;
+  const changes = diff(before.disputes, after.disputes, byId);
+  const eventsOf = (dispute: Row) =>
+    events.filter((event) => event.location_id === dispute.location_id && (event.data as { object: Row }).object.id === dispute.id);
+  const counted = new Set<string>();
+  for (const [was, is] of [...changes.added.map((row): [Row | undefined, Row] => [undefined, row]), ...changes.kept]) {
+    const own = eventsOf(is);
+    own.forEach((event) => counted.add(event.id as string));
+    const types = own.map((event) => event.type as string);
+    const last = own.at(-1)?.data as { object: Row } | undefined;
+    const erasedOnly = was !== undefined && was.customer_id !== null && is.customer_id === null;
+    const changed = was === undefined || (!erasedOnly && JSON.stringify(was) !== JSON.stringify(is));
+    expect({
+      step: step.op,
+      dispute: is.id,
+      created: types.filter((type) => type === 'dispute.created').length,
+      withdrawn: types.filter((type) => type === 'dispute.funds_withdrawn').length,
+      reinstated: types.filter((type) => type === 'dispute.funds_reinstated').length,
+      moved: own.length > 0,
+      state: last === undefined ? undefined : `${last.object.stage as string}/${last.object.status as string}`,
+    }).toEqual({
+      step: step.op,
+      dispute: is.id,
+      created: was === undefined ? 1 : 0,
+      withdrawn: (was?.funds_withdrawn_at ?? null) === null && is.funds_withdrawn_at !== null ? 1 : 0,
+      reinstated: (was?.funds_reinstated_at ?? null) === null && is.funds_reinstated_at !== null ? 1 : 0,
+      moved: changed,
+      state: changed ? `${is.stage as string}/${is.status as string}` : undefined,
+    });
+    if (was !== undefined && ['WON', 'LOST', 'ACCEPTED', 'CLOSED'].includes(was.status as string)) {
+      // A closed dispute never moves again.
+      expect({ step: step.op, dispute: is.id, stage: is.stage, status: is.status, amount: is.amount }).toEqual({
+        step: step.op,
+        dispute: is.id,
+        stage: was.stage,
+        status: was.status,
+        amount: was.amount,
+      });
+    }
+  }
+  expect({ step: step.op, strays: events.filter((event) => !counted.has(event.id as string)).map((event) => event.type) }).toEqual({
+    step: step.op,
+    strays: [],
+  });
 }
 
 /** Whose an intent's event is: the customer it has after a move (an attach, a detach), the one it had when an erasure cut it. */
@@ -691,10 +841,23 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
       ? `${location} ${type} (erased or none)`
       : key;
   };
-  expect({ step: step.op, events: recorded.map(({ key }) => erasedOrNone(key)).sort() }).toEqual({
+  const isDisputeEvent = ({ row }: { row: Row }) => (row.type as string).startsWith('dispute.');
+  expect({
+    step: step.op,
+    events: recorded
+      .filter((event) => !isDisputeEvent(event))
+      .map(({ key }) => erasedOrNone(key))
+      .sort(),
+  }).toEqual({
     step: step.op,
     events: expectedEvents(before, after).map(erasedOrNone).sort(),
   });
+  checkDisputeEvents(
+    step,
+    before,
+    after,
+    recorded.filter(isDisputeEvent).map(({ row }) => row),
+  );
   // Events never cross locations: an event names only records of its own location.
   for (const { row } of recorded) {
     const named = new Set(JSON.stringify([row.customer_id, row.data]).match(UUID) ?? []);
@@ -711,7 +874,7 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
   // `results` is the length of the list it counts.
   const body = response.body as Record<string, unknown>;
   if (typeof body?.results === 'number') {
-    const list = (body.customers ?? body.paymentMethods ?? body.events ?? body.paymentIntents ?? body.refunds) as unknown[];
+    const list = (body.customers ?? body.paymentMethods ?? body.events ?? body.paymentIntents ?? body.refunds ?? body.disputes) as unknown[];
     expect(body.results).toBe(list.length);
   }
 
@@ -769,6 +932,11 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
       return (object.email ?? null) !== null || (previous?.email ?? null) !== null;
     });
     expect({ erased: id, withEmail, leaking }).toEqual({ erased: id, withEmail: [], leaking: [] });
+    // Its disputes are cut from it, and no dispute's evidence, nor any of its dispute events, holds the payor's name, e-mail or a document's URL.
+    const disputesOfTheirs = await testApp.db.knex('disputes').where({ location_id: gone.location_id, customer_id: id }).select('id');
+    const disputeEvents = (await testApp.db.knex('events').where({ location_id: gone.location_id, customer_id: id }).whereLike('type', 'dispute.%')) as Row[];
+    const personalEvidence = disputeEvents.filter((event) => /Ada Lovelace|ada@example\.com|files\.example\.com/.test(JSON.stringify(event.data)));
+    expect({ erased: id, disputesOfTheirs, personalEvidence }).toEqual({ erased: id, disputesOfTheirs: [], personalEvidence: [] });
   }
 
   // Money: refunded <= captured <= authorized x (1 + OVERCAPTURE_MAX_PERCENT) for every intent (authorized: the sandbox's
@@ -787,6 +955,14 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
         or i.amount_refunded <> coalesce((select sum(r.amount) from refunds r
                                            where r.location_id = i.location_id and r.payment_intent_id = i.id and r.status in ('PENDING', 'SUCCEEDED')), 0)`);
   expect({ step: step.op, intents: money.rows }).toEqual({ step: step.op, intents: [] });
+  // Disputes: refunded plus disputed never passes captured, and what is disputed is what the holding chargebacks hold.
+  const disputedMoney = await testApp.db.knex.raw(`
+    select i.id, i.amount_refunded, i.amount_disputed, i.amount_captured from payment_intents i
+     where i.amount_refunded + i.amount_disputed > i.amount_captured
+        or i.amount_disputed <> coalesce((select sum(d.amount) from disputes d
+                                           where d.location_id = i.location_id and d.payment_intent_id = i.id and d.stage = 'CHARGEBACK'
+                                             and d.status in (${HOLDING.map((status) => `'${status}'`).join(', ')})), 0)`);
+  expect({ step: step.op, intents: disputedMoney.rows }).toEqual({ step: step.op, intents: [] });
   const disagreeing = await testApp.db.knex.raw(`
     select r.id, r.status, o.outcome from refunds r
       left join sandbox_processor_operations o on o.location_id = r.location_id and o.idempotency_key = r.id::text and o.operation = 'refund'
@@ -861,6 +1037,7 @@ function remember(step: Step, response: request.Response, known: Known): void {
   const id = (response.body as { id?: unknown }).id;
   if (typeof id !== 'string') return;
   if (step.op === 'createCustomer') known.customers.push(id);
+  if (step.op === 'openDispute') known.disputes.push(id);
   if (step.op === 'saveCard') known.cards.push(id);
   if (step.op === 'createIntent' || step.op === 'createOffSessionIntent') known.intents.push(id);
   if (step.op === 'createMandate') {
@@ -918,6 +1095,14 @@ async function seed(known: Record<string, Known>): Promise<void> {
     pool.customers.push(customer);
     pool.cards.push(card, refundCard);
     pool.intents.push(intent.body.id as string, paid.body.id as string);
+    pool.paid.push(paid.body.id as string);
+    // And a chargeback of part of it, so that evidence, decisions and deadlines are a step away.
+    const dispute = await request(testApp.app)
+      .post(`/v1/sandbox/payment-intents/${paid.body.id}/disputes`)
+      .set(testApp.as(location))
+      .send({ stage: 'CHARGEBACK', reason: 'PRODUCT_NOT_RECEIVED', amount: 50 })
+      .expect(201);
+    pool.disputes.push(dispute.body.id as string);
     // And a mandate on the first card, so that charges under one are a step away.
     const mandate = await request(testApp.app)
       .post(`/v1/customers/${customer}/mandates`)
@@ -936,7 +1121,10 @@ describe('fuzz: request sequences across the whole API', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(stepArbitrary, callerArbitrary), { minLength: 8, maxLength: 40 }), async (steps) => {
         const known = Object.fromEntries(
-          LOCATIONS.map((location): [string, Known] => [location, { customers: [], cards: [], intents: [], mandates: [], mandateOwners: {} }]),
+          LOCATIONS.map((location): [string, Known] => [
+            location,
+            { customers: [], cards: [], intents: [], mandates: [], disputes: [], paid: [], mandateOwners: {} },
+          ]),
         );
         await seed(known);
         takeContractViolations();
@@ -951,5 +1139,6 @@ describe('fuzz: request sequences across the whole API', () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
+    process.stdout.write(`fuzz: disputes reached ${[...DISPUTE_STATES_REACHED].sort().join(', ')}\n`);
   }, 600_000);
 });

@@ -29,7 +29,7 @@ afterAll(() => testApp.close());
 /** Every (operation, date parameter) pair, read from the declarations: a new dated list is covered without editing this file. */
 const DATED = API_OPERATIONS.flatMap((operation) =>
   Object.keys(operation.query?.shape ?? {})
-    .filter((name) => name.startsWith('created'))
+    .filter((name) => name.startsWith('created') || name === 'dueBefore')
     .map((parameter) => ({ operation, parameter })),
 );
 
@@ -108,6 +108,6 @@ describe.each(DATED.map(({ operation, parameter }) => [`${operation.method.toUpp
   },
 );
 
-it('covers the six dated lists, both parameters each', () => {
-  expect(DATED.map(({ operation, parameter }) => `${operation.operationId} ${parameter}`).sort()).toHaveLength(12);
+it("covers the eight dated lists, both parameters each, and the disputes' due date", () => {
+  expect(DATED.map(({ operation, parameter }) => `${operation.operationId} ${parameter}`).sort()).toHaveLength(17);
 });

@@ -38,6 +38,8 @@ const isApiSnippet = (line: string): boolean =>
   /^(curl |[A-Z_]+=\$\(|[A-Z_]+=\(-H |[A-Z_]+=["'$a-z]|field\(\)|INTENT=|BASE=)/.test(line) ||
   // docs/settlement.md's helper that pays, and its week's loop of calls.
   /^(pay\(\) \{|local [a-z]+=\$\(curl |echo \$[a-z]+$|\}$|for day in [0-9 ]+; do$|done$|pay |\[ \$day = \d \] && curl )/.test(line) ||
+  // docs/disputes.md's helpers that save a card and move the clock by days.
+  /^(card\(\) \{ curl |advance\(\) \{ curl |advance \d+$)/.test(line) ||
   line.startsWith('| node -e') ||
   line.startsWith('if (!a.token)') ||
   line.startsWith('console.log(a.token');

@@ -13,7 +13,7 @@ import { eventually } from '../support/webhook-receiver';
  * The API snippets of README and docs/, run as written against a started
  * service, top to bottom, in one shell: the quick start's login, README's
  * first calls, the two token forms, then every block of docs/endpoints.md,
- * docs/checkout.md, docs/events-and-webhooks.md, docs/cards-on-file.md and docs/settlement.md, each taking the ids it
+ * docs/checkout.md, docs/events-and-webhooks.md, docs/cards-on-file.md, docs/settlement.md and docs/disputes.md, each taking the ids it
  * needs from the answers before it. Only the service's address is rewritten
  * (it listens on a free port here).
  */
@@ -105,11 +105,28 @@ const PAGES: Array<{ page: string; blocks: () => string[]; shows: (stdout: strin
       expect(stdout).toMatch(/"type":"PAYOUT","sourceType":"payout"/);
       // The first day's sales with the refund against it; the week's file, whose net column sums to zero.
       expect(stdout).toMatch(
-        /"counts":\{"captures":1,"refunds":1,"refundFailures":0,"lines":2\},"totals":\{"gross":4200,"tips":600,"refunds":-1000,"refundFailures":0,"fees":116,"net":3084\}/,
+        /"counts":\{"captures":1,"refunds":1,"refundFailures":0,"disputes":0,"lines":2\},"totals":\{"gross":4200,"tips":600,"refunds":-1000,"refundFailures":0,"disputes":0,"fees":116,"net":3084\}/,
       );
       expect(stdout).toContain('batchBusinessDate,batchId,id,type,');
       expect(stdout).toMatch(/,CAPTURE,[^\n]*,table-12,VISA,4242,USD,42\.00,6\.00,1\.52,40\.48,/);
       expect(stdout).toContain('net 0.00');
+    },
+  },
+  {
+    page: 'docs/disputes.md',
+    blocks: () => blocksOf('docs/disputes.md', '# Disputes: inquiries and chargebacks on the clock'),
+    shows: (stdout) => {
+      // The 2685 card's chargeback, its two lines, the refund it blocks, and its deadline passed.
+      expect(stdout).toMatch(/"amount":3000,"currency":"USD","stage":"CHARGEBACK","status":"NEEDS_RESPONSE","reason":"PRODUCT_NOT_RECEIVED"/);
+      expect(stdout).toMatch(/"type":"DISPUTE_WITHDRAWAL"[^\n]*"gross":-3000[^\n]*"type":"DISPUTE_FEE"[^\n]*"fee":1500,"net":-1500/);
+      expect(stdout).toContain('A chargeback holds 3000 of the captured amount: 0 (minor units) may still be refunded.');
+      expect(stdout).toMatch(/"status":"ACCEPTED"[^\n]*"closedBy":"DEADLINE"/);
+      // The won one: drafted, submitted, decided, reinstated in a later closed batch.
+      expect(stdout).toContain('"documentTypesNeeded":["receipt","customer_signature"]');
+      expect(stdout).toMatch(/"status":"UNDER_REVIEW"[^\n]*"submitted":true/);
+      expect(stdout).toMatch(/"status":"WON"[^\n]*"closedBy":"ISSUER"/);
+      expect(stdout).toMatch(/"type":"DISPUTE_REINSTATEMENT"[^\n]*"gross":4200/);
+      expect(stdout).toMatch(/"status":"CLOSED"[^\n]*"totals":\{[^}]*"disputes":4200/);
     },
   },
 ];

@@ -157,6 +157,30 @@ export function describeQueryPlans(size: QueryPlansSize, open: () => Promise<Tes
     await db.knex.raw(
       `insert into sandbox_clocks (location_id, offset_ms) select 'clocked-location-' || n, n * 1000 from generate_series(1, ${size.customers}) n`,
     );
+    // The settlement tables of other locations: a settings version each, and a capture line a customer, waiting or closed.
+    await db.knex.raw(`
+      insert into location_settings (location_id, effective_from, time_zone, closeout_hour, fee_percent_bps, fee_fixed, refund_returns_fee, dispute_fee)
+      select 'settings-location-' || n, current_date - n % 30, 'America/New_York', 4, 290, 30, true, 1500 from generate_series(1, ${size.customers}) n`);
+    await db.knex.raw(`
+      insert into ledger_lines (location_id, id, type, source_type, source_id, payment_intent_id, occurred_at, business_date, original_business_date,
+                                currency, gross, fee, net, batch_id)
+      select 'location-' || n % 20, gen_random_uuid(), 'CAPTURE', 'payment_intent', intent, intent, now(), current_date - n % 60, current_date - n % 60,
+             'USD', 1000, 59, 941, case when n % 60 > 0 then gen_random_uuid() end
+        from (select n, gen_random_uuid() as intent from generate_series(1, ${size.customers}) n) as seeded`);
+    // Refunds of the seeded intents, one intent in ten.
+    await db.knex.raw(`
+      insert into refunds (location_id, id, payment_intent_id, amount, status, created_at, updated_at)
+      select location_id, gen_random_uuid(), id, 100, 'SUCCEEDED', now(), now() from payment_intents where hashtext(id::text) % 10 = 0`);
+    // Disputes of other locations' payments, one per customer, in every stage and status; their deadlines ahead, as the
+    // clock's rules leave them (a rule moves what is due within a minute).
+    await db.knex.raw(`
+      insert into disputes (location_id, id, payment_intent_id, customer_id, amount, currency, stage, status, reason, opened_at, evidence_due_by,
+                            decision_expected_by, created_at, updated_at)
+      select 'location-' || n % 20, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), 100, 'USD',
+             (array['INQUIRY', 'CHARGEBACK'])[1 + n % 2], (array['NEEDS_RESPONSE', 'UNDER_REVIEW', 'WON', 'LOST', 'ACCEPTED', 'CLOSED'])[1 + n % 6],
+             'GENERAL', now() - make_interval(days => n % 300), now() + make_interval(days => 1 + n % 40),
+             case when n % 6 = 1 then now() + make_interval(days => 1 + n % 70) end, now(), now()
+        from generate_series(1, ${size.customers}) n`);
     await db.knex.raw('analyze');
     testApp = await startTestApp({ database: db });
     db.knex.on('query', (query: { sql: string; bindings?: unknown[] }) => {
@@ -213,6 +237,7 @@ export function describeQueryPlans(size: QueryPlansSize, open: () => Promise<Tes
     await api.post(`/v1/payment-intents/${intent.body.id}`).set(as).send({ customerId: other.id }).expect(200);
     await api.post(`/v1/payment-intents/${intent.body.id}/cancel`).set(as).expect(200);
     // A checkout: confirmed and captured; another confirmed and voided; the lists of intents; the two sweeps.
+    let capturedId = '';
     for (const end of ['capture', 'cancel']) {
       const paid = await api
         .post('/v1/payment-intents')
@@ -225,7 +250,43 @@ export function describeQueryPlans(size: QueryPlansSize, open: () => Promise<Tes
         .send({ paymentMethodId: one.cardIds[1] })
         .expect(200, /REQUIRES_CAPTURE/);
       await api.post(`/v1/payment-intents/${paid.body.id}/${end}`).set(as).send({}).expect(200);
+      if (end === 'capture') capturedId = paid.body.id as string;
     }
+    // Disputes: one of the captured payment, read and listed by every filter, evidenced, drafted, and the clock's rules.
+    const dispute = await api
+      .post(`/v1/sandbox/payment-intents/${capturedId}/disputes`)
+      .set(as)
+      .send({ stage: 'CHARGEBACK', reason: 'GENERAL', amount: 300 })
+      .expect(201);
+    await api
+      .get(`/v1/disputes/${dispute.body.id as string}`)
+      .set(as)
+      .expect(200);
+    await api.get(`/v1/payment-intents/${capturedId}/disputes`).set(as).expect(200);
+    for (const filter of ['', 'status=NEEDS_RESPONSE', 'stage=INQUIRY', `paymentIntentId=${capturedId}`, 'dueBefore=2026-01-01T00:00:00Z'])
+      await api.get(`/v1/disputes?limit=5&${filter}`).set(as).expect(200);
+    await api
+      .get(`/v1/disputes?limit=5&startingAfter=${dispute.body.id as string}`)
+      .set(as)
+      .expect(200);
+    await api
+      .get(`/v1/disputes/${dispute.body.id as string}/evidence-draft`)
+      .set(as)
+      .expect(200);
+    await api
+      .post(`/v1/disputes/${dispute.body.id as string}/evidence`)
+      .set(as)
+      .send({ explanation: 'plans' })
+      .expect(200);
+    await api
+      .post(`/v1/disputes/${dispute.body.id as string}/accept`)
+      .set(as)
+      .expect(200);
+    await api.post(`/v1/payment-intents/${capturedId}/refunds`).set(as).send({ amount: 100 }).expect(201);
+    await testApp.disputes.passDeadlines(db.knex);
+    await testApp.disputes.decideDue(db.knex);
+    await testApp.disputes.withdrawDue(db.knex);
+    await testApp.disputes.openForSandboxCards(db.knex);
     // Cards on file: a mandate, its reads, an off-session charge on it and one on the context's default card, its revocation.
     const mandate = await api
       .post(`${customerPath}/mandates`)

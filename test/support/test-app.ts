@@ -16,6 +16,7 @@ import { createLogger } from '../../src/platform/logger';
 import type { CheckoutFlow } from '../../src/flows/checkout/checkout.flow';
 import type { PaymentIntentsService } from '../../src/payment-intents/payment-intents.service';
 import type { RefundsService } from '../../src/refunds/refunds.service';
+import type { DisputesService } from '../../src/disputes/disputes.service';
 import { sandboxRefundSettlesAfterMs } from '../../src/refunds/refund-sweeps';
 import type { PaymentProcessor } from '../../src/payment-processor/payment-processor';
 import { SandboxProcessor } from '../../src/payment-processor/sandbox-processor';
@@ -49,6 +50,8 @@ export interface TestApp {
   paymentIntents: PaymentIntentsService;
   /** The refunds as the server's sweep runs them (PENDING refunds asked about again). */
   refunds: RefundsService;
+  /** The disputes as the server's rules run them (deadlines, decisions, withdrawals, the sandbox's dispute cards). */
+  disputes: DisputesService;
   close(): Promise<void>;
 }
 
@@ -169,6 +172,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     checkout: services.checkout,
     paymentIntents: services.paymentIntents,
     refunds: services.refunds,
+    disputes: services.disputes,
     close: () => db.close(),
   };
 }

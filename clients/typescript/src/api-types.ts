@@ -195,6 +195,10 @@ export interface paths {
          *     | `CAPTURE` | payment_intent | an intent is captured | + gross (of which tip), − fee | charge | Settled |
          *     | `REFUND` | refund | a refund is created (PENDING counts, as `refundableAmount` does) | − amount; the capture's fee in proportion returned when `refundReturnsFee` | refund | Refunded |
          *     | `REFUND_FAILURE` | refund | a refund turns FAILED | the REFUND line reversed | refund_failure | RefundedReversed |
+         *     | `DISPUTE_WITHDRAWAL` | dispute | a chargeback's funds are withdrawn (when it opens, or `disputes.fundsWithdrawnAfterDays` later) | − the disputed amount | adjustment (dispute) | Chargeback |
+         *     | `DISPUTE_FEE` | dispute | with a chargeback's withdrawal | − the dispute fee (`fees.disputeFee`, as a fee) | adjustment (dispute fee) | Fee |
+         *     | `DISPUTE_REINSTATEMENT` | dispute | a chargeback whose funds were withdrawn is WON | + the disputed amount | adjustment (dispute reversal) | ChargebackReversed |
+         *     | `DISPUTE_FEE_RETURN` | dispute | a won chargeback gives the fee back (`disputes.feeReturnedWhenWon`) | + the dispute fee (a fee given back) | adjustment (dispute fee reversal) | Fee |
          *     | `CARRY_FORWARD_OUT` | batch | a batch closes with its net and what it carried in below zero: no payout, the deficit moves on | + the deficit (the batch sums to zero) | negative balance | BalanceTransfer |
          *     | `CARRY_FORWARD_IN` | batch or payout | the next open batch takes a closed batch's deficit, or a failed payout's amount | − the deficit, or + the failed payout | payout_failure | BalanceTransfer |
          *     | `PAYOUT` | payout | the batch's payout is created at its close | − the payout (the batch sums to zero) | payout | MerchantPayout |
@@ -290,7 +294,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a customer (GDPR Article 17)
-         * @description Not in the spec. In one transaction: every saved card and default of the customer removed; every intent of the customer cut from it and stripped of its `email`, and those that can still move canceled; every intent that was the customer's before (detached, or given to another customer) stripped of its `email` too; the personal fields (`externalReferenceId`, `description`, an intent's `email`) of its events, and of every event of those intents whatever customer it names (one recorded before the intent was attached to it, or after it was detached; `previous` included), nulled; ids are kept (pseudonymous); its ACTIVE mandates revoked (each with a `mandate.revoked` event) and every mandate's consent stripped of its `ipAddress` and `userAgent` (events included; the rest of the consent is kept as the record that it was given); stored Idempotency-Key answers naming it or its intents forgotten; then the record itself. Afterwards no row holds its reference, description or intents' e-mails. Records the events of each removal and one `customer.deleted` without personal data. A second erase is a 404; the id is never reused.
+         * @description Not in the spec. In one transaction: every saved card and default of the customer removed; every intent of the customer cut from it and stripped of its `email`, and those that can still move canceled; every intent that was the customer's before (detached, or given to another customer) stripped of its `email` too; the personal fields (`externalReferenceId`, `description`, an intent's `email`) of its events, and of every event of those intents whatever customer it names (one recorded before the intent was attached to it, or after it was detached; `previous` included), nulled; ids are kept (pseudonymous); its ACTIVE mandates revoked (each with a `mandate.revoked` event) and every mandate's consent stripped of its `ipAddress` and `userAgent` (events included; the rest of the consent is kept as the record that it was given); its disputes cut from it and their evidence stripped of the payor's name, e-mail and document URLs (events included; amounts, dates, statuses and the documents' types and hashes kept as financial records); stored Idempotency-Key answers naming it or its intents forgotten; then the record itself. Afterwards no row holds its reference, description or intents' e-mails. Records the events of each removal and one `customer.deleted` without personal data. A second erase is a 404; the id is never reused.
          */
         delete: operations["eraseCustomer"];
         options?: never;
@@ -473,6 +477,135 @@ export interface paths {
          * @description Removes the default for a context name and answers the binding that was removed. The card itself stays saved.
          */
         delete: operations["deleteDefaultPaymentMethod"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the location's disputes
+         * @description Not in the spec. Filters by `status`, `stage`, `paymentIntentId` and `dueBefore` (what needs an answer soon). Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not a dispute of this location is a 400.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a dispute
+         * @description Not in the spec (Toast has no dispute API; Stripe's shape, Adyen's deadlines, Toast's missed deadline). A dispute opens as INQUIRY/NEEDS_RESPONSE (no money moves) or CHARGEBACK/NEEDS_RESPONSE (its amount and the dispute fee are withdrawn), and moves only as this table says:
+         *
+         *     | From | To | By | Closed by | Event | Money | When |
+         *     |---|---|---|---|---|---|---|
+         *     | INQUIRY/NEEDS_RESPONSE | INQUIRY/UNDER_REVIEW | submit | – | `dispute.updated` | – | evidence submitted before `evidenceDueBy` |
+         *     | CHARGEBACK/NEEDS_RESPONSE | CHARGEBACK/UNDER_REVIEW | submit | – | `dispute.updated` | – | evidence submitted before `evidenceDueBy`; `decisionExpectedBy` set |
+         *     | CHARGEBACK/NEEDS_RESPONSE | CHARGEBACK/ACCEPTED | accept | MERCHANT | `dispute.closed` | – | the merchant accepts it (the money stays withdrawn) |
+         *     | CHARGEBACK/NEEDS_RESPONSE | CHARGEBACK/ACCEPTED | deadline | DEADLINE | `dispute.closed` | – | `evidenceDueBy` passes with no evidence submitted (Toast: "automatically processed as Accepted") |
+         *     | INQUIRY/NEEDS_RESPONSE | CHARGEBACK/NEEDS_RESPONSE | deadline | – | `dispute.updated` | `DISPUTE_WITHDRAWAL` and `DISPUTE_FEE` | `evidenceDueBy` passes with no answer to the inquiry: it becomes a chargeback with a new `evidenceDueBy` |
+         *     | INQUIRY/UNDER_REVIEW | INQUIRY/CLOSED | decision (WON) | ISSUER | `dispute.closed` | – | `decisionExpectedBy` comes and the issuer is satisfied |
+         *     | INQUIRY/UNDER_REVIEW | CHARGEBACK/NEEDS_RESPONSE | decision (LOST) | – | `dispute.updated` | `DISPUTE_WITHDRAWAL` and `DISPUTE_FEE` | `decisionExpectedBy` comes and the issuer is not satisfied: a chargeback follows |
+         *     | CHARGEBACK/UNDER_REVIEW | CHARGEBACK/WON | decision (WON) | ISSUER | `dispute.closed` | `DISPUTE_REINSTATEMENT` (and `DISPUTE_FEE_RETURN` when the fee is given back) | `decisionExpectedBy` comes and the issuer decides for the merchant |
+         *     | CHARGEBACK/UNDER_REVIEW | CHARGEBACK/LOST | decision (LOST) | ISSUER | `dispute.closed` | – | `decisionExpectedBy` comes and the issuer decides for the cardholder |
+         *     | INQUIRY/NEEDS_RESPONSE, INQUIRY/UNDER_REVIEW | INQUIRY/CLOSED | refund | REFUND | `dispute.closed` | – | refunds leave nothing of the payment to refund (Stripe: no funds are withdrawn from a fully refunded payment) |
+         *     | INQUIRY/NEEDS_RESPONSE, INQUIRY/UNDER_REVIEW | CHARGEBACK/NEEDS_RESPONSE | escalate | – | `dispute.updated` | `DISPUTE_WITHDRAWAL` and `DISPUTE_FEE` | the sandbox's escalate helper (what the issuer does when an inquiry's answer does not satisfy the cardholder) |
+         *
+         *     A change in a state the table does not allow answers 409 `DISPUTE_STATUS_CONFLICT` naming the state.
+         */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a chargeback
+         * @description Not in the spec (Stripe's close, Adyen's accept, Toast's Accept). A chargeback in NEEDS_RESPONSE becomes ACCEPTED, closed by MERCHANT: its money stays withdrawn. Accepting an accepted one answers it as it is, with no second event; any other stage or status is 409 `DISPUTE_STATUS_CONFLICT` naming it.
+         */
+        post: operations["acceptDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stage a dispute's evidence, and submit it
+         * @description Not in the spec; Stripe's semantics. The fields given are staged over those staged before (`documents` replaces the list); with `submit: true` the whole evidence goes to the issuer, once: the dispute moves to UNDER_REVIEW and `decisionExpectedBy` is set by the card brand's decision window. A second submit, or any change after it, is 409 `DISPUTE_EVIDENCE_ALREADY_SUBMITTED`; after `evidenceDueBy`, 409 `DISPUTE_EVIDENCE_DUE_PASSED`; in a closed status, 409 `DISPUTE_STATUS_CONFLICT`. Documents are references (an https URL and the file's SHA-256), never files.
+         *
+         *     At `decisionExpectedBy` the sandbox's issuer decides: an explanation holding `losing_evidence` loses and one holding `winning_evidence` wins (Stripe's test words); otherwise the dispute is won when its evidence holds a document of a type its reason needs, and lost when not. The sandbox's decide helper forces either at once.
+         *
+         *     | Reason | Documents that win it |
+         *     |---|---|
+         *     | `FRAUDULENT` | `receipt`, `customer_signature` |
+         *     | `PRODUCT_NOT_RECEIVED` | `receipt`, `customer_signature` |
+         *     | `DUPLICATE` | `invoice_showing_distinct_transactions` |
+         *     | `SUBSCRIPTION_CANCELED` | `recurring_transaction_agreement`, `cancellation_policy` |
+         *     | `PRODUCT_UNACCEPTABLE` | `service_documentation`, `refund_policy` |
+         *     | `CREDIT_NOT_PROCESSED` | `refund_policy`, `customer_communication` |
+         *     | `UNRECOGNIZED` | `receipt`, `customer_signature` |
+         *     | `GENERAL` | `receipt`, `customer_communication`, `service_documentation` |
+         */
+        post: operations["submitDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/evidence-draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Draft a dispute's evidence from the service's own records
+         * @description Not in the spec; no anchor has it. Evidence drafted from what the service already keeps: the payment (amount, tip, capture time, card, its reference as Toast's check id), its refunds, the customer's other captured payments of the same amount within a day (for a duplicate) and, for a merchant-initiated charge, the mandate's recorded consent (its text version, when and how it was given). Read only: nothing is staged or submitted; post what you keep of `evidence` to the evidence operation. Server scope: it holds personal data.
+         */
+        get: operations["getDisputeEvidenceDraft"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -693,12 +826,34 @@ export interface paths {
          *     | `3184` | off-session (`offSession: true`, a merchant-initiated charge): declined: `card_declined` / `authentication_required`; on-session: approved |
          *     | `0341` | approved; every refund of it fails (`FAILED`, `failureCode: refund_declined`) |
          *     | `0358` | approved; its refunds are answered later: `PENDING`, then `SUCCEEDED` within SANDBOX_ASYNC_REFUND_SECONDS |
+         *     | `1976` | approved; 60 s after its capture (on the location's clock) the cardholder opens an inquiry (`GENERAL`) of all that is left to refund |
+         *     | `2685` | approved; 60 s after its capture (on the location's clock) the cardholder opens a chargeback (`PRODUCT_NOT_RECEIVED`) of all that is left to refund |
          *     | a card whose expiry month has passed | declined: `expired_card` |
          *     | any other | approved |
          *
          *     Statuses and moves: the status table in this document's description. An operation in a status that does not allow it answers 409 (`PAYMENT_INTENT_STATUS_CONFLICT`) naming the status.
          */
         post: operations["confirmPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-intents/{id}/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payment intent's disputes
+         * @description Not in the spec. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not one of this payment intent's disputes is a 400.
+         */
+        get: operations["listPaymentIntentDisputes"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -740,7 +895,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a captured payment intent, in part or in full
-         * @description Not in the spec; Stripe's and Adyen's model (Toast's hosted checkout has none). Refunds `amount` (all of `refundableAmount` when left out) of a SUCCEEDED intent within REFUND_WINDOW_DAYS (90) of its capture, else 409 `REFUND_WINDOW_CLOSED`. Several refunds while their sum stays within `amountCaptured`, however requests race (PENDING ones count): more than is left is 409 `REFUND_EXCEEDS_CAPTURED`, naming what is left. Server side only.
+         * @description Not in the spec; Stripe's and Adyen's model (Toast's hosted checkout has none). Refunds `amount` (all of `refundableAmount` when left out) of a SUCCEEDED intent within REFUND_WINDOW_DAYS (90) of its capture, else 409 `REFUND_WINDOW_CLOSED`. Several refunds while their sum stays within `amountCaptured`, however requests race (PENDING ones count): more than is left is 409 `REFUND_EXCEEDS_CAPTURED`, naming what is left. A chargeback holds its amount (`amountDisputed`): a refund asking for more than it leaves is 409 `REFUND_BLOCKED_BY_DISPUTE`, naming what is left; an inquiry holds nothing, and a refund that leaves nothing to refund closes it (closed by REFUND). Server side only.
          *
          *     Recorded PENDING, then the processor is asked: 201 with the refund after its answer (SUCCEEDED, FAILED with `failureCode`, its amount refundable again, or still PENDING when it answers later; the service asks again every second). A retry with the same Idempotency-Key answers the refund as it stands then.
          *
@@ -911,7 +1066,7 @@ export interface paths {
         };
         /**
          * Read the location's sandbox clock
-         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime) reads it, so a time window can be tested without waiting. Other locations keep real time.
+         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime, business days, disputes' deadlines) reads it, so a time window can be tested without waiting. Other locations keep real time.
          */
         get: operations["getSandboxClock"];
         put?: never;
@@ -933,9 +1088,69 @@ export interface paths {
         put?: never;
         /**
          * Move the location's sandbox clock ahead
-         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime) reads it, so a time window can be tested without waiting. Other locations keep real time. Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, intents left PROCESSING settled, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled. Concurrent advances add up.
+         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime, business days, disputes' deadlines) reads it, so a time window can be tested without waiting. Other locations keep real time. Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, intents left PROCESSING settled, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled, the sandbox's dispute cards disputed, disputes past their deadline or due for a decision moved, chargebacks' funds withdrawn, business days closed and payouts moved on. Concurrent advances add up.
          */
         post: operations["advanceSandboxClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/disputes/{id}/decide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Force the decision of a dispute under review (sandbox)
+         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise), as the sandbox clock. The issuer decides a dispute UNDER_REVIEW now, as `outcome` says, whatever its evidence: a chargeback WON (its amount reinstated) or LOST; an inquiry CLOSED, or, lost, a chargeback. Any other status: 409 `DISPUTE_STATUS_CONFLICT`.
+         */
+        post: operations["decideSandboxDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/disputes/{id}/escalate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn an inquiry into a chargeback (sandbox)
+         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise), as the sandbox clock. An open inquiry becomes a chargeback in NEEDS_RESPONSE with a new `evidenceDueBy`; its amount (at most what is left of the payment) and the dispute fee are withdrawn. An inquiry whose payment refunds left nothing closes instead, closed by REFUND. Any other stage or status: 409 `DISPUTE_STATUS_CONFLICT`.
+         */
+        post: operations["escalateSandboxDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/payment-intents/{id}/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a dispute of a captured payment (sandbox)
+         * @description Not in the spec; only while the sandbox processor is in use (404 otherwise), as the sandbox clock. What a cardholder's bank does: opens an inquiry or a chargeback of any reason and amount on a SUCCEEDED intent (409 `PAYMENT_INTENT_STATUS_CONFLICT` otherwise). `amount` is at most what is left: captured, less refunded, less already disputed (409 `DISPUTE_AMOUNT_EXCEEDS_AVAILABLE` naming it; a fully refunded payment cannot be disputed). Without this helper, the test cards `1976` and `2685` open one 60 s after their capture.
+         */
+        post: operations["openSandboxDispute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1170,6 +1385,106 @@ export interface webhooks {
          * @description A context's default was set or replaced; a replacement's `previous` names the card it replaced. Delivered to each enabled endpoint subscribed to `default_payment_method.set` or `*`.
          */
         post: operations["webhook.default_payment_method.set"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.closed
+         * @description A dispute ended: `object.closedBy` says who ended it (MERCHANT, DEADLINE, ISSUER, REFUND); `previous.status` is the status it left. Delivered to each enabled endpoint subscribed to `dispute.closed` or `*`.
+         */
+        post: operations["webhook.dispute.closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.created
+         * @description A dispute opened (an inquiry, or a chargeback whose amount the intent now holds); `object` is the dispute. Delivered to each enabled endpoint subscribed to `dispute.created` or `*`.
+         */
+        post: operations["webhook.dispute.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.funds_reinstated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.funds_reinstated
+         * @description A won chargeback's amount came back (a DISPUTE_REINSTATEMENT line, and DISPUTE_FEE_RETURN when the fee is given back). Delivered to each enabled endpoint subscribed to `dispute.funds_reinstated` or `*`.
+         */
+        post: operations["webhook.dispute.funds_reinstated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.funds_withdrawn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.funds_withdrawn
+         * @description A chargeback's amount and the dispute fee were withdrawn: its DISPUTE_WITHDRAWAL and DISPUTE_FEE ledger lines are written. Delivered to each enabled endpoint subscribed to `dispute.funds_withdrawn` or `*`.
+         */
+        post: operations["webhook.dispute.funds_withdrawn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "dispute.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * dispute.updated
+         * @description A dispute changed: evidence staged or submitted, or an inquiry became a chargeback; `previous` holds what changed (`status`, `stage`, `evidence`) as it was. Delivered to each enabled endpoint subscribed to `dispute.updated` or `*`.
+         */
+        post: operations["webhook.dispute.updated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1586,6 +1901,7 @@ export interface components {
          *         "captures": 2,
          *         "refunds": 1,
          *         "refundFailures": 0,
+         *         "disputes": 0,
          *         "lines": 4
          *       },
          *       "totals": {
@@ -1593,6 +1909,7 @@ export interface components {
          *         "tips": 400,
          *         "refunds": -500,
          *         "refundFailures": 0,
+         *         "disputes": 0,
          *         "fees": 118,
          *         "net": 2282,
          *         "carriedIn": 0,
@@ -1617,6 +1934,11 @@ export interface components {
             counts: {
                 /** Format: int32 */
                 captures: number;
+                /**
+                 * Format: int32
+                 * @description Chargebacks whose funds were withdrawn in it.
+                 */
+                disputes: number;
                 /** Format: int32 */
                 lines: number;
                 /** Format: int32 */
@@ -1652,7 +1974,12 @@ export interface components {
                 carriedOut: number;
                 /**
                  * Format: int64
-                 * @description Fees, less those refunds returned, in minor units.
+                 * @description What chargebacks withdrew (negative) and won ones reinstated, in minor units.
+                 */
+                disputes: number;
+                /**
+                 * Format: int64
+                 * @description Fees (dispute fees among them), less those given back, in minor units.
                  */
                 fees: number;
                 /**
@@ -1712,6 +2039,7 @@ export interface components {
          *             "captures": 2,
          *             "refunds": 1,
          *             "refundFailures": 0,
+         *             "disputes": 0,
          *             "lines": 4
          *           },
          *           "totals": {
@@ -1719,6 +2047,7 @@ export interface components {
          *             "tips": 400,
          *             "refunds": -500,
          *             "refundFailures": 0,
+         *             "disputes": 0,
          *             "fees": 118,
          *             "net": 2282,
          *             "carriedIn": 0,
@@ -1797,6 +2126,75 @@ export interface components {
              * @description The hour, local, at which a business day ends (Toast's business-day cutoff, 0–12).
              */
             closeoutHour?: number;
+            /** @description The dispute rules to change; those left out stay. */
+            disputes?: {
+                decisionDays?: {
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of an AMEX dispute.
+                     */
+                    AMEX?: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a DISCOVER dispute.
+                     */
+                    DISCOVER?: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a MASTERCARD dispute.
+                     */
+                    MASTERCARD?: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a dispute of any other brand.
+                     */
+                    other?: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a VISA dispute.
+                     */
+                    VISA?: number;
+                };
+                /** @description Whether a won chargeback gives the dispute fee back as well as its amount. */
+                feeReturnedWhenWon?: boolean;
+                /**
+                 * Format: int32
+                 * @description Days after a chargeback opens that its amount and the dispute fee are withdrawn: 0 at once (Stripe's way), 2 to 4 as Toast.
+                 */
+                fundsWithdrawnAfterDays?: number;
+                responseDays?: {
+                    /**
+                     * Format: int32
+                     * @description Days an AMEX chargeback may be answered.
+                     */
+                    AMEX?: number;
+                    /**
+                     * Format: int32
+                     * @description Days a DISCOVER chargeback may be answered.
+                     */
+                    DISCOVER?: number;
+                    /**
+                     * Format: int32
+                     * @description Days an inquiry may be answered, whatever the brand.
+                     */
+                    inquiry?: number;
+                    /**
+                     * Format: int32
+                     * @description Days a MASTERCARD chargeback may be answered.
+                     */
+                    MASTERCARD?: number;
+                    /**
+                     * Format: int32
+                     * @description Days a chargeback of any other brand may be answered.
+                     */
+                    other?: number;
+                    /**
+                     * Format: int32
+                     * @description Days a VISA chargeback may be answered.
+                     */
+                    VISA?: number;
+                };
+            };
             /** @description The fee rules to change; those left out stay. */
             fees?: {
                 /**
@@ -2019,7 +2417,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /**
              * Format: uri
              * @description Where deliveries are POSTed, stored and answered as the WHATWG URL parser normalizes it. `https` with a public host; plain `http` and private, loopback or link-local hosts (also as an IPv6 form that carries such an IPv4 address: compatible, mapped, NAT64, 6to4, Teredo; or a name with a trailing dot) only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). No credentials, white space or control characters. Redirects are not followed.
@@ -2138,6 +2536,18 @@ export interface components {
             /** @constant */
             type: "customer.updated";
         };
+        /**
+         * @example {
+         *       "outcome": "WON"
+         *     }
+         */
+        DecideSandboxDisputeRequest: {
+            /**
+             * @description The issuer's decision, taken at once.
+             * @enum {string}
+             */
+            outcome: "WON" | "LOST";
+        };
         DefaultPaymentMethodRemovedEvent: components["schemas"]["Event"] & {
             data: {
                 object: components["schemas"]["DefaultPaymentMethodResponse"];
@@ -2169,6 +2579,351 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "019ad0b2-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+         *       "paymentIntentId": "019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *       "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *       "externalReferenceId": "order-1042",
+         *       "amount": 3000,
+         *       "currency": "USD",
+         *       "stage": "CHARGEBACK",
+         *       "status": "NEEDS_RESPONSE",
+         *       "reason": "PRODUCT_NOT_RECEIVED",
+         *       "networkReasonCode": "13.1",
+         *       "card": {
+         *         "brand": "VISA",
+         *         "lastFour": "2685"
+         *       },
+         *       "evidence": {
+         *         "explanation": null,
+         *         "serviceDate": null,
+         *         "receiptReference": null,
+         *         "customerName": null,
+         *         "customerEmail": null,
+         *         "documents": [],
+         *         "submitted": false
+         *       },
+         *       "openedAt": "2026-11-28T19:43:07.220Z",
+         *       "evidenceDueBy": "2026-12-16T19:43:07.220Z",
+         *       "submittedAt": null,
+         *       "decisionExpectedBy": null,
+         *       "closedAt": null,
+         *       "closedBy": null,
+         *       "fundsWithdrawnAt": "2026-11-28T19:43:07.220Z",
+         *       "fundsReinstatedAt": null
+         *     }
+         */
+        Dispute: {
+            /**
+             * Format: int32
+             * @description What is disputed, in minor units of the intent's currency.
+             */
+            amount: number;
+            card: {
+                brand: string;
+                lastFour: string;
+            } | null;
+            /** @description When it ended. ISO 8601 UTC, on the location's clock. */
+            closedAt: string | null;
+            /** @description Who ended it: MERCHANT (accepted), DEADLINE (no evidence in time), ISSUER (decided), REFUND (a refund left nothing to dispute). */
+            closedBy: ("MERCHANT" | "DEADLINE" | "ISSUER" | "REFUND") | null;
+            currency: string;
+            /** @description The intent's customer; null once erased. */
+            customerId: string | null;
+            /** @description When the issuer decides (the submission plus the decision window of the card brand). ISO 8601 UTC, on the location's clock. */
+            decisionExpectedBy: string | null;
+            evidence: components["schemas"]["DisputeEvidence"];
+            /** @description Evidence must be submitted before this; then a chargeback is ACCEPTED, an inquiry becomes one. ISO 8601 UTC, on the location's clock. */
+            evidenceDueBy: string;
+            /** @description The intent's reference (Toast's Payment ID and Check ID live here). */
+            externalReferenceId: string | null;
+            /** @description When a won chargeback's amount came back. ISO 8601 UTC, on the location's clock. */
+            fundsReinstatedAt: string | null;
+            /** @description When a chargeback's amount and the dispute fee were withdrawn (its ledger lines). ISO 8601 UTC, on the location's clock. */
+            fundsWithdrawnAt: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description The card network's reason code, when known (Visa's 13.1, …). */
+            networkReasonCode: string | null;
+            /** @description When it opened. ISO 8601 UTC, on the location's clock. */
+            openedAt: string;
+            /** Format: uuid */
+            paymentIntentId: string;
+            /**
+             * @description Stripe's reasons.
+             * @enum {string}
+             */
+            reason: "FRAUDULENT" | "DUPLICATE" | "PRODUCT_NOT_RECEIVED" | "PRODUCT_UNACCEPTABLE" | "CREDIT_NOT_PROCESSED" | "UNRECOGNIZED" | "SUBSCRIPTION_CANCELED" | "GENERAL";
+            /**
+             * @description INQUIRY (a request for information: no money moves) or CHARGEBACK.
+             * @enum {string}
+             */
+            stage: "INQUIRY" | "CHARGEBACK";
+            /**
+             * @description Where it stands: the status table in the document's description of the disputes.
+             * @enum {string}
+             */
+            status: "NEEDS_RESPONSE" | "UNDER_REVIEW" | "WON" | "LOST" | "ACCEPTED" | "CLOSED";
+            /** @description When the evidence was submitted. ISO 8601 UTC, on the location's clock. */
+            submittedAt: string | null;
+        };
+        DisputeClosedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Dispute"];
+            };
+            /** @constant */
+            type: "dispute.closed";
+        };
+        DisputeCreatedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Dispute"];
+            };
+            /** @constant */
+            type: "dispute.created";
+        };
+        DisputeEvidence: {
+            customerEmail: string | null;
+            customerName: string | null;
+            documents: {
+                fileName: string | null;
+                sha256: string;
+                /** @enum {string} */
+                type: "receipt" | "customer_signature" | "customer_communication" | "service_documentation" | "refund_policy" | "cancellation_policy" | "invoice_showing_distinct_transactions" | "recurring_transaction_agreement" | "uncategorized_file";
+                /** @description Null once the customer is erased. */
+                url: string | null;
+            }[];
+            explanation: string | null;
+            receiptReference: string | null;
+            serviceDate: string | null;
+            /** @description Whether it was submitted (then it never changes). */
+            submitted: boolean;
+        };
+        DisputeEvidenceDocument: {
+            fileName?: string;
+            /** @description The file's SHA-256, 64 lower-case hex digits: what the issuer is sent is what was referenced. */
+            sha256: string;
+            /**
+             * @description What the document is (Hyperswitch's evidence types).
+             * @enum {string}
+             */
+            type: "receipt" | "customer_signature" | "customer_communication" | "service_documentation" | "refund_policy" | "cancellation_policy" | "invoice_showing_distinct_transactions" | "recurring_transaction_agreement" | "uncategorized_file";
+            /**
+             * Format: uri
+             * @description Where the merchant keeps it (https). The service stores the reference, never the file; an erasure clears it.
+             */
+            url: string;
+        };
+        /**
+         * @example {
+         *       "disputeId": "019ad0b2-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+         *       "reason": "DUPLICATE",
+         *       "evidence": {
+         *         "explanation": "Payment order-1042 of 3000 (minor units, USD, of which a tip of 400) was captured on 2026-11-27T23:41:07.220Z from the VISA card ending 4242. No refund was made.",
+         *         "serviceDate": "2026-11-27",
+         *         "receiptReference": "order-1042",
+         *         "customerEmail": "ada@example.com",
+         *         "documentTypesNeeded": [
+         *           "invoice_showing_distinct_transactions"
+         *         ]
+         *       },
+         *       "payment": {
+         *         "id": "019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *         "externalReferenceId": "order-1042",
+         *         "amountCaptured": 3000,
+         *         "tip": 400,
+         *         "currency": "USD",
+         *         "capturedAt": "2026-11-27T23:41:07.220Z",
+         *         "card": {
+         *           "brand": "VISA",
+         *           "lastFour": "4242"
+         *         }
+         *       },
+         *       "refunds": [],
+         *       "sameAmountWithinADay": [
+         *         {
+         *           "id": "019ac5f0-1a2b-7c3d-8e4f-5a6b7c8d9e0f",
+         *           "externalReferenceId": "order-1043",
+         *           "amountCaptured": 3000,
+         *           "capturedAt": "2026-11-27T23:58:12.004Z"
+         *         }
+         *       ],
+         *       "mandateConsent": null
+         *     }
+         */
+        DisputeEvidenceDraft: {
+            /** Format: uuid */
+            disputeId: string;
+            /** @description Fields to post to the evidence operation (never posted by the service). */
+            evidence: {
+                /** @description The intent's e-mail; null when none (or erased). */
+                customerEmail: string | null;
+                /** @description The document types that win a dispute of this reason in the sandbox. */
+                documentTypesNeeded: ("receipt" | "customer_signature" | "customer_communication" | "service_documentation" | "refund_policy" | "cancellation_policy" | "invoice_showing_distinct_transactions" | "recurring_transaction_agreement" | "uncategorized_file")[];
+                /** @description An account of the payment from the records: edit it, then post it to the evidence operation. */
+                explanation: string;
+                /** @description The intent's externalReferenceId (Toast's Payment ID and Check ID). */
+                receiptReference: string;
+                /** @description The day of the capture (UTC), YYYY-MM-DD. */
+                serviceDate: string;
+            };
+            /** @description For a merchant-initiated charge: the mandate's recorded consent (what text, when, how). Null otherwise. */
+            mandateConsent: {
+                acceptedAt: string;
+                channel: string | null;
+                /** Format: uuid */
+                mandateId: string;
+                textVersion: string;
+            } | null;
+            payment: {
+                /** Format: int32 */
+                amountCaptured: number;
+                capturedAt: string;
+                card: {
+                    brand: string;
+                    lastFour: string;
+                } | null;
+                currency: string;
+                externalReferenceId: string;
+                /** Format: uuid */
+                id: string;
+                /** Format: int32 */
+                tip: number;
+            };
+            /**
+             * @description Stripe's reasons.
+             * @enum {string}
+             */
+            reason: "FRAUDULENT" | "DUPLICATE" | "PRODUCT_NOT_RECEIVED" | "PRODUCT_UNACCEPTABLE" | "CREDIT_NOT_PROCESSED" | "UNRECOGNIZED" | "SUBSCRIPTION_CANCELED" | "GENERAL";
+            /** @description Its refunds (for a credit not processed), newest first. */
+            refunds: {
+                /** Format: int32 */
+                amount: number;
+                createdAt: string;
+                /** Format: uuid */
+                id: string;
+                status: string;
+            }[];
+            /** @description The customer's other captured payments of the same amount made within a day of it: for a duplicate, the distinct orders. */
+            sameAmountWithinADay: {
+                /** Format: int32 */
+                amountCaptured: number;
+                capturedAt: string;
+                externalReferenceId: string;
+                /** Format: uuid */
+                id: string;
+            }[];
+        };
+        /**
+         * @example {
+         *       "explanation": "The order was delivered to the table at 19:42; the guest signed the check.",
+         *       "receiptReference": "check-1042",
+         *       "documents": [
+         *         {
+         *           "type": "customer_signature",
+         *           "url": "https://files.example.com/checks/1042.pdf",
+         *           "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *           "fileName": "check-1042.pdf"
+         *         }
+         *       ],
+         *       "submit": true
+         *     }
+         */
+        DisputeEvidenceRequest: {
+            /**
+             * Format: email
+             * @description The payor's e-mail: personal data, cleared by an erasure.
+             */
+            customerEmail?: string;
+            /** @description The payor's name: personal data, cleared by an erasure. */
+            customerName?: string;
+            /** @description References to the documents, at most 20; a new list replaces the staged one. */
+            documents?: components["schemas"]["DisputeEvidenceDocument"][];
+            /** @description The merchant's account of the payment, at most 20,000 characters (Stripe's limit). */
+            explanation?: string;
+            /** @description The receipt's or check's number (Toast's Check ID). Read in NFC; Unicode format characters refused (see Names). */
+            receiptReference?: string;
+            /**
+             * Format: date
+             * @description When the goods or service were provided (YYYY-MM-DD).
+             */
+            serviceDate?: string;
+            /** @description Stripe's semantics: false (the default) stages the fields given over those staged before; true stages them and submits the whole evidence to the issuer, once. */
+            submit?: boolean;
+        };
+        DisputeFundsReinstatedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Dispute"];
+            };
+            /** @constant */
+            type: "dispute.funds_reinstated";
+        };
+        DisputeFundsWithdrawnEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Dispute"];
+            };
+            /** @constant */
+            type: "dispute.funds_withdrawn";
+        };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "disputes": [
+         *         {
+         *           "id": "019ad0b2-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+         *           "paymentIntentId": "019ac5e1-6a1b-7c2d-8e3f-4a5b6c7d8e9f",
+         *           "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *           "externalReferenceId": "order-1042",
+         *           "amount": 3000,
+         *           "currency": "USD",
+         *           "stage": "CHARGEBACK",
+         *           "status": "NEEDS_RESPONSE",
+         *           "reason": "PRODUCT_NOT_RECEIVED",
+         *           "networkReasonCode": "13.1",
+         *           "card": {
+         *             "brand": "VISA",
+         *             "lastFour": "2685"
+         *           },
+         *           "evidence": {
+         *             "explanation": null,
+         *             "serviceDate": null,
+         *             "receiptReference": null,
+         *             "customerName": null,
+         *             "customerEmail": null,
+         *             "documents": [],
+         *             "submitted": false
+         *           },
+         *           "openedAt": "2026-11-28T19:43:07.220Z",
+         *           "evidenceDueBy": "2026-12-16T19:43:07.220Z",
+         *           "submittedAt": null,
+         *           "decisionExpectedBy": null,
+         *           "closedAt": null,
+         *           "closedBy": null,
+         *           "fundsWithdrawnAt": "2026-11-28T19:43:07.220Z",
+         *           "fundsReinstatedAt": null
+         *         }
+         *       ],
+         *       "hasMore": false
+         *     }
+         */
+        DisputeList: {
+            /** @description Newest first. */
+            disputes: components["schemas"]["Dispute"][];
+            /** @description Whether more disputes follow (ask with `startingAfter`). */
+            hasMore: boolean;
+            /**
+             * Format: int32
+             * @description How many disputes this page holds.
+             */
+            results: number;
+        };
+        DisputeUpdatedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["Dispute"];
+            };
+            /** @constant */
+            type: "dispute.updated";
+        };
+        /**
+         * @example {
          *       "status": 404,
          *       "code": 2001,
          *       "message": "The customer record does not exist.",
@@ -2183,7 +2938,7 @@ export interface components {
              * @description Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused. Each code with its HTTP status, messageKey and meaning: the served page /docs/errors; each operation's error answers show the codes it can carry, one example each.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 2013 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 3016 | 3017 | 3018 | 3019 | 3020 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are (the first 100). */
@@ -2201,7 +2956,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "DISPUTE_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "DISPUTE_STATUS_CONFLICT" | "DISPUTE_EVIDENCE_ALREADY_SUBMITTED" | "DISPUTE_EVIDENCE_DUE_PASSED" | "DISPUTE_AMOUNT_EXCEEDS_AVAILABLE" | "REFUND_BLOCKED_BY_DISPUTE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -2260,7 +3015,7 @@ export interface components {
             /** @description The request that made the change (its X-Request-Id). */
             requestId: string | null;
             /** @enum {string} */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
         };
         /**
          * @example {
@@ -2403,7 +3158,7 @@ export interface components {
             refundId: string | null;
             /** Format: uuid */
             sourceId: string;
-            /** @description What moved the money: payment_intent, refund, batch or payout. */
+            /** @description What moved the money: payment_intent, refund, dispute, batch or payout. */
             sourceType: string;
             /**
              * Format: int64
@@ -2411,7 +3166,7 @@ export interface components {
              */
             tip: number;
             /** @enum {string} */
-            type: "CAPTURE" | "REFUND" | "REFUND_FAILURE" | "CARRY_FORWARD_OUT" | "CARRY_FORWARD_IN" | "PAYOUT";
+            type: "CAPTURE" | "REFUND" | "REFUND_FAILURE" | "DISPUTE_WITHDRAWAL" | "DISPUTE_FEE" | "DISPUTE_REINSTATEMENT" | "DISPUTE_FEE_RETURN" | "CARRY_FORWARD_OUT" | "CARRY_FORWARD_IN" | "PAYOUT";
         };
         /**
          * @example {
@@ -2512,6 +3267,25 @@ export interface components {
          *       "bankHolidays": [
          *         "2026-12-25"
          *       ],
+         *       "disputes": {
+         *         "fundsWithdrawnAfterDays": 0,
+         *         "feeReturnedWhenWon": false,
+         *         "responseDays": {
+         *           "VISA": 18,
+         *           "MASTERCARD": 40,
+         *           "AMEX": 14,
+         *           "DISCOVER": 25,
+         *           "other": 18,
+         *           "inquiry": 14
+         *         },
+         *         "decisionDays": {
+         *           "VISA": 45,
+         *           "MASTERCARD": 70,
+         *           "AMEX": 50,
+         *           "DISCOVER": 60,
+         *           "other": 60
+         *         }
+         *       },
          *       "effectiveFromBusinessDate": "2026-11-28",
          *       "currentBusinessDate": "2026-11-28",
          *       "scheduled": null
@@ -2531,6 +3305,77 @@ export interface components {
              * @example 2026-11-27
              */
             currentBusinessDate: string;
+            /** @description How disputes run at the location (docs/disputes.md). */
+            disputes: {
+                /** @description Days from submitted evidence to the decision. */
+                decisionDays: {
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of an AMEX dispute.
+                     */
+                    AMEX: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a DISCOVER dispute.
+                     */
+                    DISCOVER: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a MASTERCARD dispute.
+                     */
+                    MASTERCARD: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a dispute of any other brand.
+                     */
+                    other: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a VISA dispute.
+                     */
+                    VISA: number;
+                };
+                /** @description Whether a won chargeback gives the dispute fee back as well as its amount. */
+                feeReturnedWhenWon: boolean;
+                /**
+                 * Format: int32
+                 * @description Days after a chargeback opens that its amount and the dispute fee are withdrawn: 0 at once (Stripe's way), 2 to 4 as Toast.
+                 */
+                fundsWithdrawnAfterDays: number;
+                /** @description Days to answer, from the dispute's opening (Adyen's published windows by default). */
+                responseDays: {
+                    /**
+                     * Format: int32
+                     * @description Days an AMEX chargeback may be answered.
+                     */
+                    AMEX: number;
+                    /**
+                     * Format: int32
+                     * @description Days a DISCOVER chargeback may be answered.
+                     */
+                    DISCOVER: number;
+                    /**
+                     * Format: int32
+                     * @description Days an inquiry may be answered, whatever the brand.
+                     */
+                    inquiry: number;
+                    /**
+                     * Format: int32
+                     * @description Days a MASTERCARD chargeback may be answered.
+                     */
+                    MASTERCARD: number;
+                    /**
+                     * Format: int32
+                     * @description Days a chargeback of any other brand may be answered.
+                     */
+                    other: number;
+                    /**
+                     * Format: int32
+                     * @description Days a VISA chargeback may be answered.
+                     */
+                    VISA: number;
+                };
+            };
             /** @description The first business date these settings count; null for the defaults, in force before any change. */
             effectiveFromBusinessDate: string | null;
             /** @description The sandbox fee rules. */
@@ -2578,6 +3423,25 @@ export interface components {
          *       "bankHolidays": [
          *         "2026-12-25"
          *       ],
+         *       "disputes": {
+         *         "fundsWithdrawnAfterDays": 0,
+         *         "feeReturnedWhenWon": false,
+         *         "responseDays": {
+         *           "VISA": 18,
+         *           "MASTERCARD": 40,
+         *           "AMEX": 14,
+         *           "DISCOVER": 25,
+         *           "other": 18,
+         *           "inquiry": 14
+         *         },
+         *         "decisionDays": {
+         *           "VISA": 45,
+         *           "MASTERCARD": 70,
+         *           "AMEX": 50,
+         *           "DISCOVER": 60,
+         *           "other": 60
+         *         }
+         *       },
          *       "effectiveFromBusinessDate": "2026-11-28"
          *     }
          */
@@ -2589,6 +3453,77 @@ export interface components {
              * @description The hour, local, at which a business day ends (Toast's business-day cutoff, 0–12).
              */
             closeoutHour: number;
+            /** @description How disputes run at the location (docs/disputes.md). */
+            disputes: {
+                /** @description Days from submitted evidence to the decision. */
+                decisionDays: {
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of an AMEX dispute.
+                     */
+                    AMEX: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a DISCOVER dispute.
+                     */
+                    DISCOVER: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a MASTERCARD dispute.
+                     */
+                    MASTERCARD: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a dispute of any other brand.
+                     */
+                    other: number;
+                    /**
+                     * Format: int32
+                     * @description Days from submitted evidence to the decision of a VISA dispute.
+                     */
+                    VISA: number;
+                };
+                /** @description Whether a won chargeback gives the dispute fee back as well as its amount. */
+                feeReturnedWhenWon: boolean;
+                /**
+                 * Format: int32
+                 * @description Days after a chargeback opens that its amount and the dispute fee are withdrawn: 0 at once (Stripe's way), 2 to 4 as Toast.
+                 */
+                fundsWithdrawnAfterDays: number;
+                /** @description Days to answer, from the dispute's opening (Adyen's published windows by default). */
+                responseDays: {
+                    /**
+                     * Format: int32
+                     * @description Days an AMEX chargeback may be answered.
+                     */
+                    AMEX: number;
+                    /**
+                     * Format: int32
+                     * @description Days a DISCOVER chargeback may be answered.
+                     */
+                    DISCOVER: number;
+                    /**
+                     * Format: int32
+                     * @description Days an inquiry may be answered, whatever the brand.
+                     */
+                    inquiry: number;
+                    /**
+                     * Format: int32
+                     * @description Days a MASTERCARD chargeback may be answered.
+                     */
+                    MASTERCARD: number;
+                    /**
+                     * Format: int32
+                     * @description Days a chargeback of any other brand may be answered.
+                     */
+                    other: number;
+                    /**
+                     * Format: int32
+                     * @description Days a VISA chargeback may be answered.
+                     */
+                    VISA: number;
+                };
+            };
             /** @description The first business date these settings count; null for the defaults, in force before any change. */
             effectiveFromBusinessDate: string | null;
             /** @description The sandbox fee rules. */
@@ -2772,7 +3707,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 2013 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 3016 | 3017 | 3018 | 3019 | 3020 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -2788,7 +3723,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "DISPUTE_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "DISPUTE_STATUS_CONFLICT" | "DISPUTE_EVIDENCE_ALREADY_SUBMITTED" | "DISPUTE_EVIDENCE_DUE_PASSED" | "DISPUTE_AMOUNT_EXCEEDS_AVAILABLE" | "REFUND_BLOCKED_BY_DISPUTE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -2813,6 +3748,27 @@ export interface components {
             scope: string;
             /** @constant */
             token_type: "Bearer";
+        };
+        /**
+         * @example {
+         *       "stage": "CHARGEBACK",
+         *       "reason": "FRAUDULENT",
+         *       "amount": 500,
+         *       "networkReasonCode": "10.4"
+         *     }
+         */
+        OpenSandboxDisputeRequest: {
+            /**
+             * Format: int32
+             * @description What is disputed; all that is left (captured, less refunded, less already disputed) when left out.
+             */
+            amount?: number;
+            /** @description The network's reason code to record, e.g. 10.4. Read in NFC; Unicode format characters refused (see Names). */
+            networkReasonCode?: string;
+            /** @enum {string} */
+            reason: "FRAUDULENT" | "DUPLICATE" | "PRODUCT_NOT_RECEIVED" | "PRODUCT_UNACCEPTABLE" | "CREDIT_NOT_PROCESSED" | "UNRECOGNIZED" | "SUBSCRIPTION_CANCELED" | "GENERAL";
+            /** @enum {string} */
+            stage: "INQUIRY" | "CHARGEBACK";
         };
         Payment: {
             /**
@@ -2872,6 +3828,8 @@ export interface components {
          *       "amountCaptured": 0,
          *       "amountRefunded": 0,
          *       "refundableAmount": 0,
+         *       "amountDisputed": 0,
+         *       "disputeStatus": null,
          *       "paymentMethodOptions": {
          *         "card": {
          *           "partialAuthorization": false
@@ -2900,6 +3858,11 @@ export interface components {
             };
             /**
              * Format: int32
+             * @description Not in the spec: what chargebacks hold of the captured amount (open, lost or accepted ones; a won one gives it back). Inquiries hold nothing.
+             */
+            amountDisputed: number;
+            /**
+             * Format: int32
              * @description Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).
              */
             amountRefunded: number;
@@ -2915,6 +3878,8 @@ export interface components {
             creationDate: string;
             currency: string;
             customerId: string | null;
+            /** @description Not in the spec: the `status` of the intent's dispute moved last (a Dispute's, e.g. NEEDS_RESPONSE); null when it was never disputed. */
+            disputeStatus: string | null;
             email: string | null;
             externalReferenceId: string;
             /** Format: uuid */
@@ -2935,7 +3900,7 @@ export interface components {
             paymentMethodOptions: components["schemas"]["PaymentMethodOptions"];
             /**
              * Format: int32
-             * @description Not in the spec: `amountCaptured` less `amountRefunded`, what a refund may still take.
+             * @description Not in the spec: `amountCaptured` less `amountRefunded` and `amountDisputed`, what a refund may still take.
              */
             refundableAmount: number;
             /** @description Sent by the browser side as Platform-Session-Secret. */
@@ -2979,6 +3944,11 @@ export interface components {
             };
             /**
              * Format: int32
+             * @description Not in the spec: what chargebacks hold of the captured amount (open, lost or accepted ones; a won one gives it back). Inquiries hold nothing.
+             */
+            amountDisputed: number;
+            /**
+             * Format: int32
              * @description Not in the spec: what PENDING and SUCCEEDED refunds take from the captured amount (a FAILED refund gives its amount back).
              */
             amountRefunded: number;
@@ -2994,6 +3964,8 @@ export interface components {
             creationDate: string;
             currency: string;
             customerId: string | null;
+            /** @description Not in the spec: the `status` of the intent's dispute moved last (a Dispute's, e.g. NEEDS_RESPONSE); null when it was never disputed. */
+            disputeStatus: string | null;
             email: string | null;
             externalReferenceId: string;
             /** Format: uuid */
@@ -3014,7 +3986,7 @@ export interface components {
             paymentMethodOptions: components["schemas"]["PaymentMethodOptions"];
             /**
              * Format: int32
-             * @description Not in the spec: `amountCaptured` less `amountRefunded`, what a refund may still take.
+             * @description Not in the spec: `amountCaptured` less `amountRefunded` and `amountDisputed`, what a refund may still take.
              */
             refundableAmount: number;
             standingInstructionType: ("INSTALLMENT" | "RECURRING" | "UNSCHEDULED") | null;
@@ -3051,6 +4023,8 @@ export interface components {
          *           "amountCaptured": 0,
          *           "amountRefunded": 0,
          *           "refundableAmount": 0,
+         *           "amountDisputed": 0,
+         *           "disputeStatus": null,
          *           "paymentMethodOptions": {
          *             "card": {
          *               "partialAuthorization": false
@@ -3405,6 +4379,7 @@ export interface components {
          *         "captures": 2,
          *         "refunds": 1,
          *         "refundFailures": 0,
+         *         "disputes": 0,
          *         "lines": 4
          *       },
          *       "totals": {
@@ -3412,6 +4387,7 @@ export interface components {
          *         "tips": 400,
          *         "refunds": -500,
          *         "refundFailures": 0,
+         *         "disputes": 0,
          *         "fees": 118,
          *         "net": 2282
          *       }
@@ -3423,10 +4399,15 @@ export interface components {
              * @example 2026-11-27
              */
             businessDate: string;
-            /** @description The captures of the date, and the refunds and failures against them so far. */
+            /** @description The captures of the date, and the refunds, failures and chargebacks against them so far. */
             counts: {
                 /** Format: int32 */
                 captures: number;
+                /**
+                 * Format: int32
+                 * @description Chargebacks whose funds were withdrawn in it.
+                 */
+                disputes: number;
                 /** Format: int32 */
                 lines: number;
                 /** Format: int32 */
@@ -3439,7 +4420,12 @@ export interface components {
             totals: {
                 /**
                  * Format: int64
-                 * @description Fees, less those refunds returned, in minor units.
+                 * @description What chargebacks withdrew (negative) and won ones reinstated, in minor units.
+                 */
+                disputes: number;
+                /**
+                 * Format: int64
+                 * @description Fees (dispute fees among them), less those given back, in minor units.
                  */
                 fees: number;
                 /**
@@ -3583,7 +4569,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
+            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /**
              * @description DISABLED stops deliveries (they wait); ENABLED resumes them.
              * @enum {string}
@@ -3615,7 +4601,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
+            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -3672,7 +4658,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -3728,7 +4714,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /** Format: uuid */
             id: string;
             /** @description The signing secret (`whsec_` and base64): shown in this answer only. Verify deliveries with it (Standard Webhooks); after a rotation the previous secret keeps signing beside it for 24 hours. */
@@ -3951,6 +4937,40 @@ export interface components {
         /**
          * @description The record does not exist for this location.
          *
+         *     - `2005` ROUTE_NOT_FOUND
+         *     - `2006` PAYMENT_INTENT_NOT_FOUND
+         */
+        "Error404-2005-2006": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2005` ROUTE_NOT_FOUND
+         *     - `2013` DISPUTE_NOT_FOUND
+         */
+        "Error404-2005-2013": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The record does not exist for this location.
+         *
          *     - `2006` PAYMENT_INTENT_NOT_FOUND
          */
         "Error404-2006": {
@@ -4099,6 +5119,22 @@ export interface components {
             };
         };
         /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2013` DISPUTE_NOT_FOUND
+         */
+        "Error404-2013": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
          * @description The request conflicts with the current state.
          *
          *     - `3001` CONFLICT
@@ -4156,10 +5192,11 @@ export interface components {
          *
          *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT
          *     - `3009` REFUND_EXCEEDS_CAPTURED
+         *     - `3020` REFUND_BLOCKED_BY_DISPUTE
          *     - `3010` REFUND_WINDOW_CLOSED
          *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS
          */
-        "Error409-3002-3009-3010-3003": {
+        "Error409-3002-3009-3020-3010-3003": {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4200,6 +5237,24 @@ export interface components {
          *     - `3001` CONFLICT
          */
         "Error409-3002-3013-3014-3001": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3002` PAYMENT_INTENT_STATUS_CONFLICT
+         *     - `3019` DISPUTE_AMOUNT_EXCEEDS_AVAILABLE
+         */
+        "Error409-3002-3019": {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4345,6 +5400,61 @@ export interface components {
          *     - `3015` PAYOUT_STATUS_CONFLICT
          */
         "Error409-3015": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3016` DISPUTE_STATUS_CONFLICT
+         */
+        "Error409-3016": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3016` DISPUTE_STATUS_CONFLICT
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS
+         */
+        "Error409-3016-3003": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3016` DISPUTE_STATUS_CONFLICT
+         *     - `3017` DISPUTE_EVIDENCE_ALREADY_SUBMITTED
+         *     - `3018` DISPUTE_EVIDENCE_DUE_PASSED
+         *     - `3003` IDEMPOTENCY_REQUEST_IN_PROGRESS
+         */
+        "Error409-3016-3017-3018-3003": {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4552,10 +5662,12 @@ export interface components {
         createdBefore: string;
         /** @description The customer record. */
         CustomerId: string;
+        /** @description Dispute identifier. */
+        DisputeId: string;
         /** @description The event. */
         EventId: string;
         /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-        eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*" | "mandate.*" | "location_settings.*" | "batch.*" | "payout.*";
+        eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*" | "dispute.*" | "mandate.*" | "location_settings.*" | "batch.*" | "payout.*";
         /** @description The first business date (YYYY-MM-DD); 30 days before `to` when left out. */
         fromBusinessDate: string;
         /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
@@ -5761,6 +6873,215 @@ export interface operations {
             503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
+    listDisputes: {
+        parameters: {
+            query?: {
+                /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdAfter?: components["parameters"]["createdAfter"];
+                /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdBefore?: components["parameters"]["createdBefore"];
+                /** @description Only disputes whose `evidenceDueBy` is before this instant (what needs an answer soon). */
+                dueBefore?: string;
+                /** @description Disputes per page, 1 to 100. */
+                limit?: number;
+                /** @description Only this payment intent's disputes. */
+                paymentIntentId?: string;
+                /** @description Only disputes at this stage. */
+                stage?: "INQUIRY" | "CHARGEBACK";
+                /** @description The last dispute of the previous page (its `id`): this page continues after it, newest first. */
+                startingAfter?: string;
+                /** @description Only disputes in this status. */
+                status?: "NEEDS_RESPONSE" | "UNDER_REVIEW" | "WON" | "LOST" | "ACCEPTED" | "CLOSED";
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of disputes. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Dispute identifier. */
+                id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2013"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    acceptDispute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Dispute identifier. */
+                id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute, ACCEPTED. */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2013"];
+            409: components["responses"]["Error409-3016-3003"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    submitDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Dispute identifier. */
+                id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeEvidenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispute with its evidence as staged (or submitted). */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2013"];
+            409: components["responses"]["Error409-3016-3017-3018-3003"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getDisputeEvidenceDraft: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Dispute identifier. */
+                id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeEvidenceDraft"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2013"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -6257,6 +7578,51 @@ export interface operations {
             503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
+    listPaymentIntentDisputes: {
+        parameters: {
+            query?: {
+                /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdAfter?: components["parameters"]["createdAfter"];
+                /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdBefore?: components["parameters"]["createdBefore"];
+                /** @description Disputes per page, 1 to 100. */
+                limit?: number;
+                /** @description The last dispute of the previous page (its `id`): this page continues after it, newest first. */
+                startingAfter?: string;
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Payment intent identifier. */
+                id: components["parameters"]["PaymentIntentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of disputes. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
     getPaymentIntentLedger: {
         parameters: {
             query?: never;
@@ -6376,7 +7742,7 @@ export interface operations {
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
             404: components["responses"]["Error404-2006"];
-            409: components["responses"]["Error409-3002-3009-3010-3003"];
+            409: components["responses"]["Error409-3002-3009-3020-3010-3003"];
             413: components["responses"]["Error413-1005"];
             415: components["responses"]["Error415-1006"];
             422: components["responses"]["Error422-1007"];
@@ -6744,6 +8110,129 @@ export interface operations {
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
             404: components["responses"]["Error404-2005"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    decideSandboxDispute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Dispute identifier. */
+                id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideSandboxDisputeRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispute, decided. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2005-2013"];
+            409: components["responses"]["Error409-3016"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    escalateSandboxDispute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Dispute identifier. */
+                id: components["parameters"]["DisputeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dispute, a chargeback. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2005-2013"];
+            409: components["responses"]["Error409-3016"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    openSandboxDispute: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Payment intent identifier. */
+                id: components["parameters"]["PaymentIntentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpenSandboxDisputeRequest"];
+            };
+        };
+        responses: {
+            /** @description The dispute, NEEDS_RESPONSE. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2005-2006"];
+            409: components["responses"]["Error409-3002-3019"];
             413: components["responses"]["Error413-1005"];
             415: components["responses"]["Error415-1006"];
             429: components["responses"]["Error429-4292"];
@@ -7198,6 +8687,121 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DefaultPaymentMethodSetEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.dispute.closed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeClosedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.dispute.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.dispute.funds_reinstated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeFundsReinstatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.dispute.funds_withdrawn": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeFundsWithdrawnEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.dispute.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DisputeUpdatedEvent"];
             };
         };
         responses: {

@@ -3,6 +3,7 @@ import { erasePersonalDataFromEvents } from '../../change-log/event-erasure';
 import { recordEvents, type EventToRecord } from '../../change-log/record-events';
 import type { WriteContext } from '../../change-log/write-context';
 import { eraseCustomerLeavingItsId, lockCustomerForErasure } from '../../customers';
+import { scrubDisputesOfCustomer } from '../../disputes';
 import { revokeAndScrubMandatesOf } from '../../mandates';
 import { forgetAnswersNaming } from '../../idempotency/idempotency-keys.repository';
 import { eraseIntentsOfCustomer, toPaymentIntentEventObject } from '../../payment-intents';
@@ -32,6 +33,7 @@ export class CustomerErasureFlow {
       const { defaults, cards } = await eraseCardsOf(trx, locationId, id);
       const { intentIds, canceled } = await eraseIntentsOfCustomer(trx, locationId, id);
       await revokeAndScrubMandatesOf({ ...write, db: trx }, id, clockNow());
+      await scrubDisputesOfCustomer(trx, locationId, id);
       // After the revocations: their events are scrubbed with the rest.
       await erasePersonalDataFromEvents(trx, locationId, id, intentIds);
       await forgetAnswersNaming(trx, locationId, [id, ...intentIds]);

@@ -40,7 +40,7 @@ function sandboxOnly(clock: SandboxClockFlow | undefined): SandboxClockFlow {
 const operation = operationsOf<{ sandboxClock: SandboxClockFlow | undefined }>();
 const tag = 'Sandbox clock';
 const WHAT =
-  "Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime) reads it, so a time window can be tested without waiting. Other locations keep real time.";
+  "Not in the spec; only while the sandbox processor is in use (404 otherwise). The location's own clock: every time the service writes or compares for the location (new records' timestamps, the capture window, intents' expiry, the refund window, the sandbox's late refunds, session secrets' lifetime, business days, disputes' deadlines) reads it, so a time window can be tested without waiting. Other locations keep real time.";
 
 export const getSandboxClock = operation({
   method: 'get',
@@ -61,7 +61,7 @@ export const advanceSandboxClock = operation({
   operationId: 'advanceSandboxClock',
   tag,
   summary: "Move the location's sandbox clock ahead",
-  description: `${WHAT} Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, intents left PROCESSING settled, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled. Concurrent advances add up.`,
+  description: `${WHAT} Answers once every rule due by the new time has run for the location: authorizations past their capture window voided, intents left PROCESSING settled, unpaid intents past INTENT_EXPIRY_HOURS expired, late refunds settled, the sandbox's dispute cards disputed, disputes past their deadline or due for a decision moved, chargebacks' funds withdrawn, business days closed and payouts moved on. Concurrent advances add up.`,
   access: { scope: SCOPE.serverWrite },
   body: { schema: advanceRequestSchema },
   responses: { 200: { description: 'The clock after the advance, its rules run.', schema: clockSchema } },

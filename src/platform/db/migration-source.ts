@@ -25,6 +25,7 @@ import * as secretKeysInUse from '../../../migrations/20261204000000_secret_keys
 import * as defaultReplacedCard from '../../../migrations/20261204010000_default_replaced_card';
 import * as ledger from '../../../migrations/20261205000000_ledger';
 import * as salesDays from '../../../migrations/20261206000000_sales_days';
+import * as disputes from '../../../migrations/20261207000000_disputes';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -63,6 +64,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261204010000_default_replaced_card', defaultReplacedCard],
   ['20261205000000_ledger', ledger],
   ['20261206000000_sales_days', salesDays],
+  ['20261207000000_disputes', disputes],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

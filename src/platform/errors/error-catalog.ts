@@ -92,6 +92,7 @@ export const ERROR_CATALOG = {
   MANDATE_NOT_FOUND: { status: 404, code: 2010, message: "The mandate does not exist, or is not this customer's." },
   BATCH_NOT_FOUND: { status: 404, code: 2011, message: 'The batch does not exist: no money moved on that business date (in that currency).' },
   PAYOUT_NOT_FOUND: { status: 404, code: 2012, message: 'The payout does not exist.' },
+  DISPUTE_NOT_FOUND: { status: 404, code: 2013, message: 'The dispute does not exist.' },
   PAYMENT_INTENT_STATUS_CONFLICT: {
     status: 409,
     code: 3002,
@@ -166,6 +167,31 @@ export const ERROR_CATALOG = {
     status: 409,
     code: 3015,
     message: 'The payout has arrived or failed already: only a PENDING or IN_TRANSIT payout can fail.',
+  },
+  DISPUTE_STATUS_CONFLICT: {
+    status: 409,
+    code: 3016,
+    message: 'The dispute cannot make this change in its current stage and status; the message names them.',
+  },
+  DISPUTE_EVIDENCE_ALREADY_SUBMITTED: {
+    status: 409,
+    code: 3017,
+    message: "The dispute's evidence was submitted already: evidence is submitted once, and cannot change after.",
+  },
+  DISPUTE_EVIDENCE_DUE_PASSED: {
+    status: 409,
+    code: 3018,
+    message: "The dispute's evidenceDueBy has passed: no evidence is taken any more.",
+  },
+  DISPUTE_AMOUNT_EXCEEDS_AVAILABLE: {
+    status: 409,
+    code: 3019,
+    message: 'The dispute asks for more than is left of the payment (captured, less refunded, less already disputed); the message names what is left.',
+  },
+  REFUND_BLOCKED_BY_DISPUTE: {
+    status: 409,
+    code: 3020,
+    message: 'A chargeback holds part of the captured amount, and the refund asks for more than is left; the message names what is left.',
   },
   RATE_LIMITED: {
     status: 429,

@@ -59,6 +59,8 @@ interface Records {
   /** Today's open batch, and a PENDING payout of a closed day (for the settlement operations). */
   batchId: string;
   payoutId: string;
+  /** A dispute of the paid intent, in the state its operation acts on: an inquiry to escalate, a chargeback under review to decide, else one needing a response. */
+  disputeId: string;
 }
 
 /** `operation`'s records; a paid intent and its refund only for the refunds' operations (they take three more requests). */
@@ -85,7 +87,8 @@ async function freshRecords(operation: Operation<never>): Promise<Records> {
     .set(testApp.as(location))
     .send({ paymentMethodId: card })
     .expect(200, /REQUIRES_CAPTURE/);
-  const refunded = operation.path.includes('refunds') ? await paidAndRefunded(customer, card) : { paidIntentId: '', refundId: '' };
+  const refunded = /refunds|disputes/.test(operation.path) ? await paidAndRefunded(customer, card) : { paidIntentId: '', refundId: '' };
+  const disputeId = /^\/v1\/(sandbox\/)?disputes/.test(operation.path) ? await disputeFor(operation, refunded.paidIntentId) : '';
   const mandate = operation.path.includes('mandates') ? (await createMandate(testApp, location, customer, card)).id : '';
   const settles = ['/v1/batches', '/v1/payouts', '/v1/sandbox/payouts', '/v1/reports'].some((prefix) => operation.path.startsWith(prefix));
   // Money that moved today (today's open batch), and for the payouts' operations a day closed with its payout.
@@ -113,7 +116,22 @@ async function freshRecords(operation: Operation<never>): Promise<Records> {
     eventId: events.body.events[0].id,
     endpointId: endpoint.body.id,
     ...settled,
+    disputeId,
   };
+}
+
+/** A dispute of `paidIntentId` in the state `operation` acts on. */
+async function disputeFor(operation: Operation<never>, paidIntentId: string): Promise<string> {
+  const stage = operation.path.endsWith('/escalate') ? 'INQUIRY' : 'CHARGEBACK';
+  const opened = await request(testApp.app)
+    .post(`/v1/sandbox/payment-intents/${paidIntentId}/disputes`)
+    .set(testApp.as(location))
+    .send({ stage, reason: 'GENERAL', amount: 500 })
+    .expect(201);
+  if (operation.path.endsWith('/decide')) {
+    await request(testApp.app).post(`/v1/disputes/${opened.body.id}/evidence`).set(testApp.as(location)).send({ submit: true }).expect(200);
+  }
+  return opened.body.id;
 }
 
 /**
@@ -154,6 +172,10 @@ function parameterValue(operation: Operation<never>, parameter: string, records:
   if (parameter === 'id' && operation.path === '/v1/payment-intents/{id}/capture') return records.authorizedIntentId;
   if (parameter === 'id' && operation.path === '/v1/payment-intents/{id}/refunds') return records.paidIntentId;
   if (parameter === 'id' && operation.path.startsWith('/v1/refunds')) return records.refundId;
+  if (parameter === 'id' && (operation.path.startsWith('/v1/payment-intents/{id}/disputes') || operation.path.startsWith('/v1/sandbox/payment-intents'))) {
+    return records.paidIntentId;
+  }
+  if (parameter === 'id' && /^\/v1\/(sandbox\/)?disputes/.test(operation.path)) return records.disputeId;
   if (parameter === 'id' && operation.path.startsWith('/v1/payment-intents')) return records.intentId;
   if (parameter === 'id' && operation.path.startsWith('/v1/events')) return records.eventId;
   if (parameter === 'id' && operation.path.startsWith('/v1/webhook-endpoints')) return records.endpointId;
@@ -185,6 +207,8 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
   if (operation.path === '/v1/customers' && 'startingAfter' in query) query.startingAfter = records.customerId;
   if (operation.path === '/v1/payment-intents' && 'startingAfter' in query) query.startingAfter = records.authorizedIntentId;
   if (operation.path === '/v1/payment-intents/{id}/refunds' && 'startingAfter' in query) query.startingAfter = records.refundId;
+  // The disputes lists' first pages: the example's cursor is no dispute of the location.
+  if (['/v1/disputes', '/v1/payment-intents/{id}/disputes'].includes(operation.path)) delete query.startingAfter;
   if (operation.path === '/v1/customers/{id}/mandates' && 'startingAfter' in query) query.startingAfter = records.mandateId;
   // The location's newest event is the customer's (the last record made for it before the read).
   if (['/v1/events', '/v1/customers/{id}/events'].includes(operation.path) && 'startingAfter' in query) query.startingAfter = records.eventId;

@@ -44,6 +44,8 @@ describe('POST /v1/payment-intents', () => {
       amountCaptured: 0,
       amountRefunded: 0,
       refundableAmount: 0,
+      amountDisputed: 0,
+      disputeStatus: null,
       paymentMethodOptions: { card: { partialAuthorization: false } },
       amountRequested: null,
       contextName: null,

@@ -195,12 +195,13 @@ describe('a three-day week of reports', () => {
     expect(summary.body).toEqual({
       businessDate: day,
       currency: 'USD',
-      counts: { captures: 2, refunds: 1, refundFailures: 0, lines: 3 },
+      counts: { captures: 2, refunds: 1, refundFailures: 0, disputes: 0, lines: 3 },
       totals: {
         gross: 2450,
         tips: 200,
         refunds: -500,
         refundFailures: 0,
+        disputes: 0,
         fees: lines.reduce((sum, line) => sum + line.fee, 0),
         net: lines.reduce((sum, line) => sum + line.net, 0),
       },

@@ -113,5 +113,6 @@ it('loses no line and counts none twice when captures, refunds and closes race o
   expect(captured).toBe(intents.reduce((sum, _id, index) => sum + 1000 + index, 0));
   // Open now: at most the deficit of the refunds' day, carried into today, which closes with today's first movement.
   const open = (await ok(on(2), 'GET', '/v1/batches?status=OPEN')).batches as Array<BatchAnswer & { counts: { captures: number; refunds: number } }>;
-  for (const batch of open) expect({ ...batch.counts, net: batch.totals.net }).toEqual({ captures: 0, refunds: 0, refundFailures: 0, lines: 1, net: 0 });
+  for (const batch of open)
+    expect({ ...batch.counts, net: batch.totals.net }).toEqual({ captures: 0, refunds: 0, refundFailures: 0, disputes: 0, lines: 1, net: 0 });
 }, 180_000);
