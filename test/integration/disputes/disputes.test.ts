@@ -6,7 +6,9 @@ import { paidIntent, refund } from '../../factories/checkout';
 import { newLocation } from '../../factories/locations';
 import { createMandate } from '../../factories/mandates';
 import { linesOfBatch, settleWith, type BatchBody, type LineBody } from '../../factories/settlement';
+import { GatedProcessor } from '../../support/gated-processor';
 import { startTestApp, type TestApp } from '../../support/test-app';
+import { SandboxProcessor } from '../../../src/payment-processor/sandbox-processor';
 
 /**
  * Issue 56: disputes on the location's clock, from opening to decision,
@@ -389,5 +391,26 @@ describe('the evidence draft', () => {
     // Nothing staged: the dispute is as it was.
     expect(await getDispute(location, dispute.id)).toEqual(dispute);
     await request(testApp.app).get('/v1/disputes/019ad0b2-3c4d-7e5f-8a6b-7c8d9e0f1a2b/evidence-draft').set(as(location)).expect(404);
+  });
+});
+
+describe('without the sandbox processor', () => {
+  it('has no dispute helpers: 404, as for any path that is not there, changing nothing', async () => {
+    const real = await startTestApp({ processor: (db) => new GatedProcessor(new SandboxProcessor(db.knex, { latencyMs: 0 })) });
+    try {
+      const location = newLocation();
+      const { intent } = await paidIntent(real, location, { lastFour: '2685' });
+      const open = await request(real.app)
+        .post(`/v1/sandbox/payment-intents/${intent.id}/disputes`)
+        .set(real.as(location))
+        .send({ stage: 'CHARGEBACK', reason: 'GENERAL' });
+      expect(open.status).toBe(404);
+      expect(open.body).toMatchObject({ messageKey: 'ROUTE_NOT_FOUND' });
+      await request(real.app).post(`/v1/sandbox/disputes/${intent.id}/escalate`).set(real.as(location)).expect(404);
+      await request(real.app).post(`/v1/sandbox/disputes/${intent.id}/decide`).set(real.as(location)).send({ outcome: 'WON' }).expect(404);
+      expect(await real.db.knex('disputes').where({ location_id: location })).toEqual([]);
+    } finally {
+      await real.close();
+    }
   });
 });
