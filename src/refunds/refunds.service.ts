@@ -80,7 +80,8 @@ export class RefundsService {
     });
     if (made !== undefined) {
       // Nothing left to refund: an open inquiry about the payment ends (Stripe withdraws nothing from a fully refunded payment).
-      if (amount === refundable) await closeInquiriesOfRefunded(write, paymentIntentId);
+      // Only when the intent was disputed as read: an inquiry opened since is closed by its deadline's rule (nothing left: closed by REFUND).
+      if (amount === refundable && intent.disputeStatus !== null) await closeInquiriesOfRefunded(write, paymentIntentId);
       return made;
     }
     // Another refund (or a chargeback) took its share first, or the intent moved: as it now stands.
