@@ -137,10 +137,10 @@ export class DisputesService {
     });
   }
 
-  /** Accepts a chargeback (ACCEPTED, closed by the merchant); an accepted one again is answered as it is, with no second event. */
+  /** Accepts a chargeback (ACCEPTED, closed by the merchant); an accepted one (by the merchant or its deadline) is answered as it is, with no second event. */
   async accept(write: WriteContext, id: string): Promise<DisputeRecord> {
     return this.change(write, id, async (trx, { dispute, intent, rules, at }) => {
-      if (dispute.status === 'ACCEPTED' && dispute.closedBy === 'MERCHANT') return { dispute, events: [] };
+      if (dispute.status === 'ACCEPTED') return { dispute, events: [] };
       return this.moveBy(trx, 'accept', dispute, { at, rules, intent }, 'accepted');
     });
   }
@@ -180,8 +180,9 @@ export class DisputesService {
 
   /** The clock's rule: every dispute past its `evidenceDueBy` with no evidence submitted moves (a chargeback ACCEPTED, an inquiry a chargeback). */
   async passDeadlines(db: Knex, locationId?: string): Promise<number> {
-    return this.sweep(db, await disputesPastResponse(db, SWEEP_BATCH, locationId), 'deadline', async (trx, { dispute, intent, rules }) => {
-      if (dispute.status !== 'NEEDS_RESPONSE') return { dispute, events: [] };
+    return this.sweep(db, await disputesPastResponse(db, SWEEP_BATCH, locationId), 'deadline', async (trx, { dispute, intent, rules, at: now }) => {
+      // As it stands once locked: another sweep (a replica's) may have moved it first, an inquiry to a chargeback with a new deadline.
+      if (dispute.status !== 'NEEDS_RESPONSE' || dispute.evidenceDueBy > now) return { dispute, events: [] };
       const at = dispute.evidenceDueBy;
       if (dispute.stage === 'INQUIRY') return this.intoChargeback(trx, 'deadline', dispute, { at, rules, intent });
       return this.moveBy(trx, 'deadline', { ...dispute, closedAt: at }, { at, rules, intent }, 'closed by its deadline');
@@ -191,7 +192,7 @@ export class DisputesService {
   /** The clock's rule: every dispute under review whose decision is due is decided (the sandbox's rule, dispute-outcome.ts). */
   async decideDue(db: Knex, locationId?: string): Promise<number> {
     return this.sweep(db, await disputesDecisionDue(db, SWEEP_BATCH, locationId), 'decision', (trx, { dispute, intent, rules, at }) =>
-      dispute.status === 'UNDER_REVIEW'
+      dispute.status === 'UNDER_REVIEW' && (dispute.decisionExpectedBy ?? at) <= at
         ? this.decideNow(trx, dispute, { at, rules, intent }, dispute.decisionExpectedBy ?? at)
         : Promise.resolve({ dispute, events: [] }),
     );

@@ -549,7 +549,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a chargeback
-         * @description Not in the spec (Stripe's close, Adyen's accept, Toast's Accept). A chargeback in NEEDS_RESPONSE becomes ACCEPTED, closed by MERCHANT: its money stays withdrawn. Accepting an accepted one answers it as it is, with no second event; any other stage or status is 409 `DISPUTE_STATUS_CONFLICT` naming it.
+         * @description Not in the spec (Stripe's close, Adyen's accept, Toast's Accept). A chargeback in NEEDS_RESPONSE becomes ACCEPTED, closed by MERCHANT: its money stays withdrawn. Accepting an accepted one (by the merchant, or by its deadline) answers it as it is, with no second event; any other stage or status is 409 `DISPUTE_STATUS_CONFLICT` naming it.
          */
         post: operations["acceptDispute"];
         delete?: never;

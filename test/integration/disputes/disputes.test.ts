@@ -115,10 +115,26 @@ describe('deadlines by card brand', () => {
     expect(Date.parse(after.evidenceDueBy) - Date.parse(after.openedAt)).toBe(RULES.responseDays.MASTERCARD * DAY * 1000);
   });
 
-  it('refuses evidence after the deadline with 409 DISPUTE_EVIDENCE_DUE_PASSED... or the closed status first', async () => {
+  it('refuses evidence once it is closed by its deadline (409 naming its state), and answers an accept as it stands', async () => {
     const closed = await evidence(location, visa.id, { explanation: 'late', submit: true }).expect(409);
     expect(closed.body.code).toBe(3016);
     expect(closed.body.message).toContain('CHARGEBACK/ACCEPTED');
+    const accepted = await request(testApp.app).post(`/v1/disputes/${visa.id}/accept`).set(as(location)).expect(200);
+    expect(accepted.body).toMatchObject({ status: 'ACCEPTED', closedBy: 'DEADLINE' });
+    expect((await disputeEvents(location, visa.id)).filter((event) => event.type === 'dispute.closed')).toHaveLength(1);
+  });
+
+  it('refuses evidence past its deadline with 409 DISPUTE_EVIDENCE_DUE_PASSED while the rule has not run yet', async () => {
+    const intentId = (await paidIntent(testApp, location, { amount: 900 })).intent.id;
+    const dispute = (await openDispute(location, intentId, { stage: 'CHARGEBACK', reason: 'GENERAL' }).expect(201)).body as Dispute;
+    // The deadline passed a second ago; the clock's rules have not run for it (as between two sweeps).
+    await testApp.db
+      .knex('disputes')
+      .where({ location_id: location, id: dispute.id })
+      .update({ evidence_due_by: new Date(Date.parse(dispute.openedAt) - 1000) });
+    const late = await evidence(location, dispute.id, { explanation: 'late', submit: true }).expect(409);
+    expect(late.body.code).toBe(3018);
+    expect((await getDispute(location, dispute.id)).evidence.explanation).toBeNull();
   });
 });
 
@@ -289,6 +305,21 @@ describe('bad input changes nothing', () => {
 });
 
 describe('races', () => {
+  it("two sweeps past an inquiry's deadline move it once: a chargeback with a new deadline, not accepted by the second", async () => {
+    const location = newLocation();
+    const intentId = (await paidIntent(testApp, location, { amount: 1000 })).intent.id;
+    const inquiry = (await openDispute(location, intentId, { stage: 'INQUIRY', reason: 'GENERAL' }).expect(201)).body as Dispute;
+    await testApp.db
+      .knex('disputes')
+      .where({ location_id: location, id: inquiry.id })
+      .update({ evidence_due_by: new Date(Date.now() - 1000) });
+    await Promise.all([testApp.disputes.passDeadlines(testApp.db.knex, location), testApp.disputes.passDeadlines(testApp.db.knex, location)]);
+    const after = await getDispute(location, inquiry.id);
+    expect(after).toMatchObject({ stage: 'CHARGEBACK', status: 'NEEDS_RESPONSE', closedBy: null });
+    expect(Date.parse(after.evidenceDueBy)).toBeGreaterThan(Date.now());
+    expect((await disputeEvents(location, inquiry.id)).map((event) => event.type)).toEqual(['dispute.created', 'dispute.updated', 'dispute.funds_withdrawn']);
+  });
+
   it('twenty refunds racing a chargeback never take refunded plus disputed past captured', async () => {
     const location = newLocation();
     const intentId = (await paidIntent(testApp, location, { amount: 2000 })).intent.id;
