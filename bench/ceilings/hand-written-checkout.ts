@@ -201,18 +201,20 @@ async function refund(request: Request): Promise<RefundRow | undefined> {
   const locationId = location(request);
   const intent = (
     await pool.query(
-      `select status, amount_captured, amount_refunded, captured_at, processor_reference from payment_intents where location_id = $1 and id = $2`,
+      `select status, amount_captured, amount_refunded, amount_disputed, captured_at, processor_reference from payment_intents where location_id = $1 and id = $2`,
       [locationId, request.params.id],
     )
-  ).rows[0] as { status: string; amount_captured: number; amount_refunded: number; captured_at: Date; processor_reference: string } | undefined;
+  ).rows[0] as
+    { status: string; amount_captured: number; amount_refunded: number; amount_disputed: number; captured_at: Date; processor_reference: string } | undefined;
   if (intent === undefined || intent.status !== 'SUCCEEDED' || Date.now() - intent.captured_at.getTime() > REFUND_WINDOW_MS) return undefined;
-  const amount = intent.amount_captured - intent.amount_refunded;
+  // What chargebacks hold is not refundable, as the service's guard says (issue 56).
+  const amount = intent.amount_captured - intent.amount_refunded - intent.amount_disputed;
   if (amount === 0) return undefined;
   const pending = await inTransaction(async (client) => {
     const taken = (
       await client.query(
         `update payment_intents set amount_refunded = amount_refunded + $3, updated_at = now()
-          where location_id = $1 and id = $2 and status = 'SUCCEEDED' and amount_refunded + $3 <= amount_captured returning customer_id`,
+          where location_id = $1 and id = $2 and status = 'SUCCEEDED' and amount_refunded + amount_disputed + $3 <= amount_captured returning customer_id`,
         [locationId, request.params.id, amount],
       )
     ).rows[0] as { customer_id: string | null } | undefined;
