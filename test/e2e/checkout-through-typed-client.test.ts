@@ -160,6 +160,36 @@ describe('a whole hosted checkout through the typed client, over HTTP', () => {
     expect(rows.slice(1).reduce((cents, row) => cents + Math.round(Number(row[net]) * 100), 0)).toBe(0);
     expect(rows.find((row) => row.includes('CAPTURE'))).toEqual(expect.arrayContaining(['order-7', '25.99']));
 
+    // Weeks later the guest's bank disputes part of it (the sandbox's helper does what the bank does): the backend drafts
+    // its evidence from the payment, adds the signed check, submits it, and wins at the decision.
+    const opened = await backend.POST('/v1/sandbox/payment-intents/{id}/disputes', {
+      params: { header, path: { id: intentId } },
+      body: { stage: 'CHARGEBACK', reason: 'FRAUDULENT', amount: 500 },
+    });
+    expect(opened.data).toMatchObject({ stage: 'CHARGEBACK', status: 'NEEDS_RESPONSE', amount: 500, fundsWithdrawnAt: expect.any(String) });
+    const disputeId = opened.data?.id as string;
+    const draft = await backend.GET('/v1/disputes/{id}/evidence-draft', { params: { header, path: { id: disputeId } } });
+    expect(draft.data?.evidence).toMatchObject({ receiptReference: 'order-7', documentTypesNeeded: ['receipt', 'customer_signature'] });
+    const submitted = await backend.POST('/v1/disputes/{id}/evidence', {
+      params: { header, path: { id: disputeId } },
+      body: {
+        explanation: draft.data?.evidence.explanation,
+        receiptReference: draft.data?.evidence.receiptReference,
+        documents: [{ type: 'customer_signature', url: 'https://files.example.com/checks/order-7.pdf', sha256: 'a'.repeat(64) }],
+        submit: true,
+      },
+    });
+    expect(submitted.data).toMatchObject({ status: 'UNDER_REVIEW', evidence: { submitted: true } });
+    await backend.POST('/v1/sandbox/clock/advance', { params: { header }, body: { seconds: 46 * 86_400 } });
+    const disputes = await backend.GET('/v1/payment-intents/{id}/disputes', { params: { header, path: { id: intentId } } });
+    expect(disputes.data?.disputes).toEqual([expect.objectContaining({ id: disputeId, status: 'WON', closedBy: 'ISSUER' })]);
+    const wonTrail = await backend.GET('/v1/payment-intents/{id}/ledger', { params: { header, path: { id: intentId } } });
+    expect(wonTrail.data?.lines.filter((line) => line.sourceType === 'dispute').map((line) => [line.type, line.gross])).toEqual([
+      ['DISPUTE_WITHDRAWAL', -500],
+      ['DISPUTE_FEE', 0],
+      ['DISPUTE_REINSTATEMENT', 500],
+    ]);
+
     // A decline is an answer, not an error: its reason is typed on the intent.
     const declinedCard = await backend.POST('/v1/customers/{id}/payment-methods', {
       params: { header: locationHeaders(location), path: { id: customerId } },
