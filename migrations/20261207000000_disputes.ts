@@ -15,6 +15,11 @@ import type { Knex } from 'knex';
  * whether a won one gives its fee back, the response and decision windows by
  * card brand) are a version's `dispute_rules`: what a version leaves out is
  * the default (src/settlement/location-settings-defaults.ts).
+ *
+ * The new columns have constant defaults (no rewrite of payment_intents);
+ * the check and the partial index each read the table once, under the
+ * migration's lock, while writes to payment_intents wait (docs/deployment.md,
+ * Migrations, gives the time at a million intents).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
