@@ -201,6 +201,11 @@ describe('a VISA chargeback won with evidence', () => {
       expect(batch.totals.net).toBe(batch.totals.payout + batch.totals.carriedOut - batch.totals.carriedIn);
       const lines = await linesOfBatch(testApp, location, batch.id);
       expect(lines.reduce((sum, each) => sum + each.net, 0)).toBe(0);
+      // And in its file, in major units, with the payout that carried it.
+      const file = await request(testApp.app).get(`/v1/batches/${batch.id}/lines.csv`).set(as(location)).expect(200);
+      const row = file.text.split('\r\n').find((text) => text.includes(`,${line.type},`));
+      expect(row).toContain(`,USD,${(line.gross / 100).toFixed(2)},`);
+      expect(line.payoutId).toBe(batch.payoutId);
     }
   });
 });
@@ -361,6 +366,21 @@ describe('erasure', () => {
 });
 
 describe('the location settings', () => {
+  it('give the fee back with a won chargeback when feeReturnedWhenWon', async () => {
+    const location = newLocation();
+    await settleWith(testApp, location, { disputes: { feeReturnedWhenWon: true } });
+    const intentId = (await paidIntent(testApp, location, { amount: 1000 })).intent.id;
+    const dispute = (await openDispute(location, intentId, { stage: 'CHARGEBACK', reason: 'GENERAL' }).expect(201)).body as Dispute;
+    await evidence(location, dispute.id, { explanation: 'winning_evidence', submit: true }).expect(200);
+    await request(testApp.app).post(`/v1/sandbox/disputes/${dispute.id}/decide`).set(as(location)).send({ outcome: 'WON' }).expect(200);
+    expect((await disputeLinesOf(location, intentId)).map((line) => [line.type, line.gross, line.fee, line.net])).toEqual([
+      ['DISPUTE_WITHDRAWAL', -1000, 0, -1000],
+      ['DISPUTE_FEE', 0, FEES.disputeFee, -FEES.disputeFee],
+      ['DISPUTE_REINSTATEMENT', 1000, 0, 1000],
+      ['DISPUTE_FEE_RETURN', 0, -FEES.disputeFee, FEES.disputeFee],
+    ]);
+  });
+
   it('count deadlines by the windows in force, and withdraw after the days they say', async () => {
     const location = newLocation();
     await settleWith(testApp, location, { disputes: { fundsWithdrawnAfterDays: 2, responseDays: { VISA: 10 } } });
