@@ -25,6 +25,7 @@ const documentSchema = z
     sha256: z
       .string()
       .regex(/^[0-9a-f]{64}$/, { message: 'Must be a SHA-256 as 64 lower-case hex digits.' })
+      .length(64)
       .meta({ description: "The file's SHA-256, 64 lower-case hex digits: what the issuer is sent is what was referenced." }),
     fileName: safeText({ min: 1, max: 255 }).optional(),
   })
@@ -34,7 +35,7 @@ const evidenceFields = {
   explanation: safeText({ min: 1, max: MAX_EXPLANATION, allowLineBreaks: true }).meta({
     description: `The merchant's account of the payment, at most ${MAX_EXPLANATION.toLocaleString('en-US')} characters (Stripe's limit).`,
   }),
-  serviceDate: z.iso.date().meta({ description: 'When the goods or service were provided (YYYY-MM-DD).' }),
+  serviceDate: z.iso.date().length(10).meta({ description: 'When the goods or service were provided (YYYY-MM-DD).' }),
   receiptReference: identifierText({ min: 1, max: 255, description: "The receipt's or check's number (Toast's Check ID)." }),
   customerName: safeText({ min: 1, max: 255 }).meta({ description: "The payor's name: personal data, cleared by an erasure." }),
   customerEmail: z.email().max(254).meta({ description: "The payor's e-mail: personal data, cleared by an erasure." }),
