@@ -8,5 +8,5 @@
 export { disputeLifecycle } from './dispute-status';
 export { disputeParamsSchema, disputeReasonSchema, disputeSchema, evidenceDocumentTypeSchema } from './disputes.schemas';
 export { evidenceTypesFor } from './dispute-outcome';
-export { scrubDisputesOfCustomer } from './disputes.repository';
+export { scrubDisputesOfCustomer } from './disputes.face';
 export { closeInquiriesOfRefunded, type DisputesService } from './disputes.service';

@@ -6,7 +6,7 @@
  * the feature's own (one home: src/settlement).
  */
 export { captureLineWrite, disputeLinesWrite, refundFailureLineWrite, refundLineWrite } from './ledger-line-statements';
-export { disputeRulesInForce } from './location-settings.repository';
+export { disputeRulesInForce } from './settlement.face';
 export type { DisputeLineType } from './ledger-line-types';
 export type { DisputeRules } from './settlement.schemas';
 export { ledgerTrailResponseSchema } from './settlement.schemas';
