@@ -10,6 +10,7 @@ import { sandboxCardTable } from '../src/payment-processor/sandbox-cards';
 import { refundLifecycle } from '../src/refunds/refund-status';
 import { disputeLifecycle } from '../src/disputes/dispute-status';
 import { outcomeRuleTable } from '../src/disputes/dispute-outcome';
+import { setupIntentLifecycle } from '../src/setup-intents/setup-intent-status';
 import { lineTypesTable } from '../src/settlement/ledger-line-types';
 import { settingsDefaultsTable } from '../src/settlement/location-settings-defaults';
 import { errorCatalogTable } from '../src/docs/error-catalog-page';
@@ -28,6 +29,7 @@ export const ARTIFACT_PATHS = {
   errorsPage: path.join(ROOT, 'docs/errors.md'),
   settlementPage: path.join(ROOT, 'docs/settlement.md'),
   disputesPage: path.join(ROOT, 'docs/disputes.md'),
+  cardsOnFilePage: path.join(ROOT, 'docs/cards-on-file.md'),
 } as const;
 
 /**
@@ -36,9 +38,9 @@ export const ARTIFACT_PATHS = {
  * payment-intent-status.ts, the error catalog from error-catalog.ts, the refund moves from refund-status.ts, the
  * sandbox's test cards from sandbox-cards.ts, the settlement defaults and
  * ledger line types from src/settlement, the dispute moves and the sandbox
- * issuer's rule from src/disputes.
+ * issuer's rule from src/disputes, the setup intent moves from src/setup-intents.
  */
-type GeneratedPage = 'authenticationPage' | 'checkoutPage' | 'errorsPage' | 'settlementPage' | 'disputesPage';
+type GeneratedPage = 'authenticationPage' | 'checkoutPage' | 'errorsPage' | 'settlementPage' | 'disputesPage' | 'cardsOnFilePage';
 
 const GENERATED_PARTS: Array<{ page: GeneratedPage; start: string; end: string; render: () => string }> = [
   {
@@ -95,6 +97,12 @@ const GENERATED_PARTS: Array<{ page: GeneratedPage; start: string; end: string; 
     end: '<!-- end of the outcome rule -->',
     render: outcomeRuleTable,
   },
+  {
+    page: 'cardsOnFilePage',
+    start: '<!-- setup intent moves: generated from setup-intent-status.ts by `npm run openapi`; edit the table there, not these lines -->',
+    end: '<!-- end of the setup intent moves -->',
+    render: setupIntentLifecycle,
+  },
 ];
 
 /** A page with its generated parts rendered afresh. */
@@ -134,6 +142,7 @@ export async function renderArtifacts(): Promise<Record<keyof typeof ARTIFACT_PA
     errorsPage: await pageWithGeneratedParts('errorsPage'),
     settlementPage: await pageWithGeneratedParts('settlementPage'),
     disputesPage: await pageWithGeneratedParts('disputesPage'),
+    cardsOnFilePage: await pageWithGeneratedParts('cardsOnFilePage'),
   };
 }
 

@@ -115,7 +115,9 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
       db,
       services,
       creates,
-      sessionGrant: (locationId, secret) => services.paymentIntents.sessionGrant(db, locationId, secret),
+      // Each kind of secret is its intent's feature's to check: `SI_` a setup intent's, any other a payment intent's.
+      sessionGrant: (locationId, secret) =>
+        secret.startsWith('SI_') ? services.setupIntents.sessionGrant(db, locationId, secret) : services.paymentIntents.sessionGrant(db, locationId, secret),
     }),
   );
   // Probes need neither a token nor a location.

@@ -2,6 +2,7 @@ import { ruleSweep, type BackgroundWork, type ModuleDescriptor, type ModuleParts
 import { customersModule } from './customers/customers.module';
 import { eventsModule } from './events/events.module';
 import { checkoutModule } from './flows/checkout/checkout.module';
+import { cardSetupModule } from './flows/card-setup/card-setup.module';
 import { disputesModule } from './disputes/disputes.module';
 import { disputeEvidenceModule } from './flows/dispute-evidence/dispute-evidence.module';
 import { customerErasureModule } from './flows/customer-erasure/customer-erasure.module';
@@ -11,6 +12,7 @@ import { paymentIntentsModule } from './payment-intents/payment-intents.module';
 import { paymentMethodsModule } from './payment-methods/payment-methods.module';
 import { refundsModule } from './refunds/refunds.module';
 import { settlementModule } from './settlement/settlement.module';
+import { setupIntentsModule } from './setup-intents/setup-intents.module';
 import { webhooksModule } from './webhooks/webhooks.module';
 
 /**
@@ -27,6 +29,8 @@ export const MODULES = [
   paymentMethodsModule,
   paymentIntentsModule,
   checkoutModule,
+  setupIntentsModule,
+  cardSetupModule,
   refundsModule,
   disputesModule,
   mandatesModule,

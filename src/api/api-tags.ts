@@ -9,6 +9,11 @@ export const API_TAGS = [
   { name: 'Customers', description: 'Payor records.' },
   { name: 'Payment methods', description: 'Cards saved to a customer, and the default card per context name.' },
   { name: 'Payment intents', description: 'Intents to pay, and the session secrets of the browser-side reads.' },
+  {
+    name: 'Setup intents',
+    description:
+      "A card saved without a payment: verified for $0 at the processor, saved to the customer and, for OFF_SESSION usage, made a mandate with the payor's recorded consent, in one step.",
+  },
   { name: 'Refunds', description: 'Money given back on a captured payment intent, whole or in parts.' },
   {
     name: 'Disputes',

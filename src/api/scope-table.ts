@@ -4,8 +4,9 @@ import type { Operation } from './operation';
 
 /** What a session secret must belong to, by the grant's field it is matched on. */
 const SESSION_SECRET_BELONGS_TO: Record<NonNullable<Access['sessionSecret']>['is'], string> = {
-  customerId: 'a live payment intent for that customer',
+  customerId: 'a live payment or setup intent for that customer',
   intentId: 'that intent itself, while it is live',
+  setupIntentId: 'that setup intent itself, while it is live',
 };
 
 function accessText(access: Access): string {

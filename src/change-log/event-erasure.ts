@@ -5,7 +5,7 @@ import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db
  * The personal fields an event may carry, by the resource it is about (the
  * type's part before the dot, resourceOf), as paths into its object: a
  * customer's own reference and description, an intent's e-mail, and where a
- * mandate's consent was given from. Ids are kept: they are pseudonymous,
+ * mandate's (or a setup intent's) consent was given from. Ids are kept: they are pseudonymous,
  * and the history stays readable (who changed what, when) without saying
  * whom it was about. Identifiers only: they are written into the SQL below.
  */
@@ -13,6 +13,10 @@ const PERSONAL_FIELDS: Record<string, ReadonlyArray<readonly string[]>> = {
   customer: [['externalReferenceId'], ['description']],
   payment_intent: [['email']],
   mandate: [
+    ['consent', 'ipAddress'],
+    ['consent', 'userAgent'],
+  ],
+  setup_intent: [
     ['consent', 'ipAddress'],
     ['consent', 'userAgent'],
   ],

@@ -8,6 +8,7 @@ import { defaultPaymentMethodResponseSchema, paymentMethodDataSchema } from '../
 import { mandateSchema } from '../mandates/mandates.schemas';
 import { refundSchema } from '../refunds/refunds.schemas';
 import { disputeSchema } from '../disputes/disputes.schemas';
+import { setupIntentSchema } from '../setup-intents/setup-intents.schemas';
 import { batchSchema, locationSettingsSchema, payoutSchema } from '../settlement/settlement.schemas';
 
 /** What `data.object` is, by the resource an event type names. */
@@ -18,6 +19,9 @@ const OBJECT_SCHEMAS: Record<string, z.ZodType> = {
   payment_intent: paymentIntentSchema
     .omit({ sessionSecret: true })
     .meta({ id: 'PaymentIntentInEvent', description: 'A payment intent as the API answers it, without its session secret.' }),
+  setup_intent: setupIntentSchema
+    .omit({ sessionSecret: true })
+    .meta({ id: 'SetupIntentInEvent', description: 'A setup intent as the API answers it, without its session secret.' }),
   refund: refundSchema,
   dispute: disputeSchema,
   mandate: mandateSchema,
@@ -43,6 +47,12 @@ const WHEN: Record<EventType, string> = {
   'payment_intent.requires_capture': 'A payment intent moved to REQUIRES_CAPTURE.',
   'payment_intent.succeeded': 'A payment intent moved to SUCCEEDED.',
   'payment_intent.payment_failed': "A payment intent's payment failed; it is back in REQUIRES_PAYMENT_METHOD.",
+  'setup_intent.created': 'A setup intent was created (for OFF_SESSION usage, with the consent its mandate will be made from).',
+  'setup_intent.succeeded':
+    "A setup intent's card was verified and saved (its `payment_method.attached` and, for OFF_SESSION, `mandate.created` are recorded in the same transaction); `object` names both.",
+  'setup_intent.setup_failed': "A setup intent's card was declined or not saved (`lastSetupError` says why); it is back in REQUIRES_PAYMENT_METHOD.",
+  'setup_intent.canceled':
+    'A setup intent was canceled, expired (`cancellationReason` EXPIRED) or its customer erased; `previous.status` is the status it left.',
   'refund.created': 'A refund was made PENDING, its amount taken from what the intent may still refund; the processor is asked next.',
   'refund.succeeded': 'The processor refunded it (at once, or later for a refund it answered later); `previous.status` is PENDING.',
   'refund.failed': 'The processor declined the refund (`failureCode` says why); its amount may be refunded again. `previous.status` is PENDING.',

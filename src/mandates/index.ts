@@ -4,6 +4,15 @@
  * instruction, and the erasure's steps. Nothing else of the feature is
  * imported from outside it.
  */
-export { STANDING_INSTRUCTION_TYPES, type MandateCard, type MandateRecord, type StandingInstructionType } from './mandate-record';
-export { mandateForCharge, revokeAndScrubMandatesOf } from './mandates.face';
+export {
+  CONSENT_CHANNELS,
+  STANDING_INSTRUCTION_TYPES,
+  type ConsentRecord,
+  type MandateCard,
+  type MandateRecord,
+  type StandingInstructionType,
+} from './mandate-record';
+export { recordedConsent } from './consent';
+export { makeMandate, mandateForCharge, revokeAndScrubMandatesOf } from './mandates.face';
+export { consentRequestSchema, consentSchema, toConsent } from './mandates.schemas';
 export type { MandatesService } from './mandates.service';

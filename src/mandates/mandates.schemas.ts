@@ -6,9 +6,9 @@ import { instant } from '../platform/validation/instant';
 import { int32 } from '../platform/validation/int32';
 import { pageOf, pageQuery } from '../platform/validation/page-query';
 import { identifierText, safeText, uuidValue } from '../platform/validation/text.schemas';
-import { CONSENT_CHANNELS, MANDATE_STATUSES, STANDING_INSTRUCTION_TYPES, type MandateRecord } from './mandate-record';
+import { CONSENT_CHANNELS, MANDATE_STATUSES, STANDING_INSTRUCTION_TYPES, type ConsentRecord, type MandateRecord } from './mandate-record';
 
-const consentRequestSchema = z
+export const consentRequestSchema = z
   .strictObject({
     acceptedAt: instant.meta({
       description: 'When the payor agreed, ISO 8601 with a time zone; not in the future (up to a minute of clock difference is taken).',
@@ -73,6 +73,27 @@ const MANDATE_EXAMPLE = {
   revokedAt: null,
 };
 
+/** A consent as recorded (a mandate's, and the one a setup intent keeps for the mandate it makes). */
+export const consentSchema = z
+  .strictObject({
+    acceptedAt: z.string().meta({ description: 'ISO 8601 UTC with milliseconds, ending in Z.' }),
+    textVersion: z.string(),
+    channel: z.enum(CONSENT_CHANNELS).nullable(),
+    ipAddress: z.string().nullable().meta({ description: 'Null once the customer is erased.' }),
+    userAgent: z.string().nullable().meta({ description: 'Null once the customer is erased.' }),
+  })
+  .meta({ id: 'MandateConsent' });
+
+export function toConsent(consent: ConsentRecord): z.infer<typeof consentSchema> {
+  return {
+    acceptedAt: consent.acceptedAt.toISOString(),
+    textVersion: consent.textVersion,
+    channel: consent.channel,
+    ipAddress: consent.ipAddress,
+    userAgent: consent.userAgent,
+  };
+}
+
 export const mandateSchema = z
   .strictObject({
     id: z.uuid(),
@@ -84,13 +105,7 @@ export const mandateSchema = z
     standingInstructionType: z.enum(STANDING_INSTRUCTION_TYPES),
     status: z.enum(MANDATE_STATUSES).meta({ description: 'ACTIVE until revoked; INACTIVE for good.' }),
     maxAmount: int32(1, MAX_AMOUNT).nullable(),
-    consent: z.strictObject({
-      acceptedAt: z.string().meta({ description: 'ISO 8601 UTC with milliseconds, ending in Z.' }),
-      textVersion: z.string(),
-      channel: z.enum(CONSENT_CHANNELS).nullable(),
-      ipAddress: z.string().nullable().meta({ description: 'Null once the customer is erased.' }),
-      userAgent: z.string().nullable().meta({ description: 'Null once the customer is erased.' }),
-    }),
+    consent: consentSchema,
     createdAt: z.string().meta({ description: 'ISO 8601 UTC with milliseconds, ending in Z.' }),
     revokedAt: z.string().nullable().meta({ description: 'When it became INACTIVE.' }),
   })
@@ -107,13 +122,7 @@ export function toMandate(mandate: MandateRecord): Mandate {
     standingInstructionType: mandate.standingInstructionType,
     status: mandate.status,
     maxAmount: mandate.maxAmount,
-    consent: {
-      acceptedAt: mandate.consent.acceptedAt.toISOString(),
-      textVersion: mandate.consent.textVersion,
-      channel: mandate.consent.channel,
-      ipAddress: mandate.consent.ipAddress,
-      userAgent: mandate.consent.userAgent,
-    },
+    consent: toConsent(mandate.consent),
     createdAt: mandate.createdAt.toISOString(),
     revokedAt: mandate.revokedAt?.toISOString() ?? null,
   };

@@ -5,12 +5,10 @@ import { customerExists } from '../customers';
 import type { PageQuery } from '../platform/db/cursor-page';
 import { clockNow } from '../platform/clock/location-clock';
 import { DomainError } from '../platform/errors/domain-error';
+import { recordedConsent } from './consent';
 import { createMandate, findMandate, listMandates, revokeMandate, type MandateRecord } from './mandates.repository';
 import { refuseUnknownCursor } from '../platform/db/page-cursor';
 import { MANDATE_CURSOR, type CreateMandateInput } from './mandates.schemas';
-
-/** How far ahead of this service's clock a consent's `acceptedAt` may be: the integrator's clock may run a little fast. */
-const ACCEPTED_AT_TOLERANCE_MS = 60_000;
 
 /**
  * Mandates: the payor's recorded consent to be charged later, off-session,
@@ -19,11 +17,8 @@ const ACCEPTED_AT_TOLERANCE_MS = 60_000;
  */
 export class MandatesService {
   async create(write: WriteContext, customerId: string, input: CreateMandateInput): Promise<MandateRecord> {
-    const acceptedAt = new Date(input.consent.acceptedAt);
     const now = clockNow();
-    if (acceptedAt.getTime() > now.getTime() + ACCEPTED_AT_TOLERANCE_MS) {
-      throw new DomainError('VALIDATION_FAILED', { fieldName: 'consent.acceptedAt', message: 'Must not be in the future: when the payor agreed.' });
-    }
+    const consent = recordedConsent(input.consent, now);
     const made = await createMandate(
       write,
       {
@@ -33,13 +28,7 @@ export class MandatesService {
         contextName: input.contextName ?? null,
         standingInstructionType: input.standingInstructionType,
         maxAmount: input.maxAmount ?? null,
-        consent: {
-          acceptedAt,
-          textVersion: input.consent.textVersion,
-          channel: input.consent.channel ?? null,
-          ipAddress: input.consent.ipAddress ?? null,
-          userAgent: input.consent.userAgent ?? null,
-        },
+        consent,
       },
       now,
     );

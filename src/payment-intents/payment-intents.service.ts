@@ -30,7 +30,7 @@ import {
   type CreatePaymentIntentInput,
   type UpdatePaymentIntentInput,
 } from './payment-intents.schemas';
-import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from './session-secret';
+import { intentIdOfSessionSecret, newSessionSecret, sameSessionSecret } from '../auth/session-secret';
 
 export interface PaymentIntentSettings {
   /** ISO 4217 codes intents may use (PAYMENT_CURRENCIES). */
@@ -192,6 +192,6 @@ export class PaymentIntentsService {
     if (intent === undefined || !sameSessionSecret(secret, intent.sessionSecret)) return undefined;
     if (FINAL_STATUSES.includes(intent.status)) return undefined;
     if (clockNow().getTime() - intent.createdAt.getTime() > this.settings.sessionSecretTtlMs) return undefined;
-    return { intentId: intent.id, customerId: intent.customerId };
+    return { intentId: intent.id, setupIntentId: null, customerId: intent.customerId };
   }
 }

@@ -4,5 +4,6 @@
  * the customer's cards and defaults. Nothing else of the feature is imported
  * from outside it.
  */
-export { defaultCardOf, eraseCardsOf, lockCardForPayment } from './payment-methods.face';
-export { contextNameSchema, toPaymentMethodData } from './payment-methods.schemas';
+export { cardLimitReached, saveCard } from './card-save';
+export { defaultCardOf, eraseCardsOf, lockCardForPayment, roomForCard } from './payment-methods.face';
+export { contextNameSchema, createPaymentMethodRequestSchema, toPaymentMethodData, type CreatePaymentMethodInput } from './payment-methods.schemas';

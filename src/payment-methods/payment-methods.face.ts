@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { deleteDefaultsOfCustomer, findDefaultPaymentMethod, type DefaultPaymentMethodRecord } from './default-payment-methods.repository';
-import { deleteCardsOfCustomer, lockPaymentMethod, type PaymentMethodRecord } from './payment-methods.repository';
+import { deleteCardsOfCustomer, listCustomerPaymentMethods, lockPaymentMethod, type PaymentMethodRecord } from './payment-methods.repository';
 
 /**
  * What the payment-methods feature does for the features and flows above it,
@@ -32,4 +32,22 @@ export async function eraseCardsOf(
   const defaults = await deleteDefaultsOfCustomer(trx, locationId, customerId);
   const cards = await deleteCardsOfCustomer(trx, locationId, customerId);
   return { defaults, cards };
+}
+
+/**
+ * Whether a save of a card with `fingerprint` would pass the card cap now:
+ * the customer holds fewer than `maxCards`, or already holds this card
+ * (a save then updates it). Undefined for a customer the location lacks.
+ * A look before asking the processor; the save itself counts again under its lock.
+ */
+export async function roomForCard(
+  db: Knex,
+  locationId: string,
+  customerId: string,
+  fingerprint: string | null,
+  maxCards: number,
+): Promise<boolean | undefined> {
+  const cards = await listCustomerPaymentMethods(db, locationId, customerId);
+  if (cards === undefined) return undefined;
+  return cards.length < maxCards || (fingerprint !== null && cards.some((card) => card.fingerprint === fingerprint));
 }

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { v7 as uuidv7 } from 'uuid';
 import { customerExists } from '../customers';
 import { recordEvents, type EventToRecord } from '../change-log/record-events';
 import type { WriteContext } from '../change-log/write-context';
 import { inTransaction, isInTransaction } from '../platform/db/in-transaction';
+import { answeredChanges, saveCard } from './card-save';
 import { DomainError } from '../platform/errors/domain-error';
 import {
   deleteDefaultPaymentMethod,
@@ -18,11 +18,9 @@ import {
   findPaymentMethod,
   findPaymentMethodOwner,
   listCustomerPaymentMethods,
-  lockCustomerForCards,
   lockPaymentMethod,
   renewPaymentMethod,
   updatePaymentMethod,
-  upsertPaymentMethod,
   type PaymentMethodRecord,
   type SavedPaymentMethod,
 } from './payment-methods.repository';
@@ -32,19 +30,6 @@ import {
   type SetDefaultPaymentMethodInput,
   type UpdatePaymentMethodInput,
 } from './payment-methods.schemas';
-
-/** The answered fields of a card that an update changed, as they were (the spec's flat fields and `card`); undefined when none did. */
-function answeredChanges(was: PaymentMethodRecord, is: PaymentMethodRecord): object | undefined {
-  const expiryChanged = was.expMonth !== is.expMonth || was.expYear !== is.expYear;
-  const lastFourChanged = was.lastFour !== is.lastFour;
-  if (!expiryChanged && !lastFourChanged) return undefined;
-  const expiry = { month: was.expMonth, year: was.expYear };
-  return {
-    ...(lastFourChanged ? { lastFour: was.lastFour } : {}),
-    ...(expiryChanged ? expiry : {}),
-    card: { ...(lastFourChanged ? { lastFour: was.lastFour } : {}), ...(expiryChanged ? { expiry } : {}) },
-  };
-}
 
 /**
  * What an update makes of the card as read, decided once for both ways it is
@@ -90,42 +75,11 @@ export class PaymentMethodsService {
 
   /**
    * Saves the vault's card metadata; a fingerprint the customer already has
-   * updates that card instead. A customer holds at most `maxCardsPerCustomer`
-   * cards: the count is read under a lock on the customer, so concurrent saves
-   * cannot pass it together.
+   * updates that card instead, and a customer holds at most
+   * `maxCardsPerCustomer` cards (saveCard).
    */
   async save(write: WriteContext, customerId: string, input: CreatePaymentMethodInput): Promise<SavedPaymentMethod> {
-    const { locationId } = write;
-    return inTransaction(write.db, async (trx) => {
-      if (!(await lockCustomerForCards(trx, locationId, customerId))) throw new DomainError('CUSTOMER_NOT_FOUND');
-      const card = {
-        locationId,
-        customerId,
-        id: uuidv7(),
-        type: input.type,
-        cardBrand: input.card.type.toUpperCase(),
-        lastFour: input.card.lastFour,
-        expMonth: input.card.expiry.month,
-        expYear: input.card.expiry.year,
-        fingerprint: input.fingerprint ?? null,
-      };
-      const saved = await upsertPaymentMethod(trx, card, this.settings.maxCardsPerCustomer);
-      if (saved === undefined) {
-        throw new DomainError('CARD_LIMIT_REACHED', {
-          message: `The customer already holds ${this.settings.maxCardsPerCustomer} saved cards, the most allowed. Remove one before saving another.`,
-        });
-      }
-      await recordEvents(trx, write, this.changesOfSave(saved));
-      return saved;
-    });
-  }
-
-  /** A new card is attached; a known fingerprint with another expiry is an update; the same card again changes nothing. */
-  private changesOfSave({ paymentMethod, created, previousExpiry }: SavedPaymentMethod): EventToRecord[] {
-    const object = toPaymentMethodData(paymentMethod);
-    if (created) return [{ type: 'payment_method.attached', customerId: paymentMethod.customerId, object, previous: null }];
-    const previous = previousExpiry === null ? undefined : answeredChanges({ ...paymentMethod, ...previousExpiry }, paymentMethod);
-    return previous === undefined ? [] : [{ type: 'payment_method.updated', customerId: paymentMethod.customerId, object, previous }];
+    return inTransaction(write.db, (trx) => saveCard({ ...write, db: trx }, customerId, input, this.settings.maxCardsPerCustomer));
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
- * The port a payment processor is reached through: authorize, capture, void
- * and refund, each with an idempotency key, so that asking again (a retry,
+ * The port a payment processor is reached through: authorize, capture, void,
+ * refund and verify (a card saved without a payment), each with an idempotency key, so that asking again (a retry,
  * the recovery of an intent left PROCESSING by a crash) gets the first answer
  * back instead of a second charge. One implementation today, the sandbox
  * (sandbox-processor.ts); a real one is another class behind this interface.
@@ -12,6 +12,8 @@ export interface PaymentProcessor {
   void(request: VoidRequest): Promise<VoidOutcome>;
   /** Asked again with the same key, it answers the refund as it now stands (a PENDING one may have settled). */
   refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** A $0 authorization of a card the payor is saving (a setup intent's confirm): the issuer says whether the card is good. */
+  verify(request: VerifyRequest): Promise<VerifyOutcome>;
 }
 
 /** The saved card's metadata (never its number: the vault holds that). */
@@ -87,6 +89,15 @@ export interface RefundRequest extends KeyedRequest {
 
 /** `pending`: the processor answers later; ask again with the same key to learn how it ended. */
 export type RefundOutcome = { status: 'succeeded' } | { status: 'pending' } | { status: 'failed'; error: PaymentError };
+
+export interface VerifyRequest extends KeyedRequest {
+  card: ProcessorCard;
+  /** Kept for charges the merchant starts later (a setup intent's OFF_SESSION usage): networks mark the first use so. */
+  forLaterMerchantCharges: boolean;
+}
+
+/** `approved`: the card is good, with the processor's reference of the verification. */
+export type VerifyOutcome = { status: 'approved'; reference: string } | { status: 'declined'; error: PaymentError } | { status: 'failed'; error: PaymentError };
 
 /**
  * The keys of one confirm attempt: the intent's id and its attempt number (a

@@ -11,6 +11,8 @@ import type {
   PaymentProcessor,
   RefundOutcome,
   RefundRequest,
+  VerifyOutcome,
+  VerifyRequest,
   VoidOutcome,
   VoidRequest,
 } from './payment-processor';
@@ -64,7 +66,7 @@ const SETTLE_REFUND = preparedStatement(
     returning 1`,
 );
 
-type Operation = 'authorize' | 'capture' | 'void' | 'refund';
+type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'verify';
 type AuthorizationState = 'authorized' | 'captured' | 'voided';
 
 const NO_CAPTURE: PaymentError = {
@@ -180,6 +182,21 @@ export class SandboxProcessor implements PaymentProcessor {
             : { status: 'succeeded' };
     const settlesAt = outcome.status === 'pending' ? new Date(now.getTime() + (this.settings.refundSettlesAfterMs ?? 0)) : null;
     return this.answerAfterLatency(await this.remember(request, 'refund', outcome, undefined, settlesAt));
+  }
+
+  /**
+   * A $0 verification, decided by the card as an authorization is: the
+   * declining and expired cards decline it, a processing error fails it,
+   * any other card is approved (the payor is present: a card that asks for
+   * authentication off-session passes). Its answer is remembered by key.
+   */
+  async verify(request: VerifyRequest): Promise<VerifyOutcome> {
+    const decline = sandboxDecline(request.card, this.now(), 'customer');
+    const outcome: VerifyOutcome =
+      decline === undefined
+        ? { status: 'approved', reference: request.idempotencyKey }
+        : { status: isProcessingError(decline) ? 'failed' : 'declined', error: decline };
+    return this.answerAfterLatency(await this.remember({ ...request, amount: 0 }, 'verify', outcome));
   }
 
   /** A pending refund asked about again: done once its time has come (then remembered as succeeded), else still pending. */

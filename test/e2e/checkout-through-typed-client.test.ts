@@ -212,6 +212,51 @@ describe('a whole hosted checkout through the typed client, over HTTP', () => {
     expect(canceled.data).toMatchObject({ status: 'CANCELED', cancellationReason: 'ABANDONED' });
   });
 
+  it('saves a card from a profile page with a setup intent (the page confirms with its SI_ secret), then charges it off-session under the mandate it made', async () => {
+    const location = newLocation();
+    const backend = await loggedIn(BACKEND);
+    const page = await loggedIn(BROWSER);
+    const customer = await backend.POST('/v1/customers', { params: { header: locationHeaders(location) }, body: { externalReferenceId: 'app-user-9' } });
+    const customerId = customer.data?.id as string;
+
+    const setup = await backend.POST('/v1/setup-intents', {
+      params: { header: { ...locationHeaders(location), 'Idempotency-Key': 'save-card-9' } },
+      body: {
+        customerId,
+        usage: 'OFF_SESSION',
+        standingInstructionType: 'UNSCHEDULED',
+        consent: { acceptedAt: new Date(Date.now() - 1000).toISOString(), textVersion: 'reorder-terms-v1', channel: 'ONLINE' },
+      },
+    });
+    expect(setup.response.status).toBe(201);
+    const { id, sessionSecret } = setup.data as { id: string; sessionSecret: string };
+    expect(sessionSecret.startsWith(`SI_${id}_SECRET_`)).toBe(true);
+
+    const read = await page.GET('/v1/setup-intents/{id}', { params: { header: locationHeaders(location, sessionSecret), path: { id } } });
+    expect(read.data?.status).toBe('REQUIRES_PAYMENT_METHOD');
+    const saved = await page.POST('/v1/setup-intents/{id}/confirm', {
+      params: { header: locationHeaders(location, sessionSecret), path: { id } },
+      body: { type: 'CARD', card: { type: 'VISA', lastFour: '4242', expiry: { month: '12', year: '2031' } }, fingerprint: 'fp_user_9' },
+    });
+    expect(saved.data).toMatchObject({ status: 'SUCCEEDED', usage: 'OFF_SESSION', lastSetupError: null });
+    const mandateId = saved.data?.mandateId as string;
+    const cards = await page.GET('/v1/customers/{id}/payment-methods', {
+      params: { header: locationHeaders(location, sessionSecret), path: { id: customerId } },
+    });
+    // The secret died with the setup's success: the page's card read is refused.
+    expect(cards.response.status).toBe(401);
+
+    const reorder = await backend.POST('/v1/payment-intents', {
+      params: { header: locationHeaders(location) },
+      body: { amount: 1800, currency: 'USD', externalReferenceId: 'reorder-9', customerId, captureMethod: 'AUTOMATIC', offSession: true, mandateId },
+    });
+    const paid = await backend.POST('/v1/payment-intents/{id}/confirm', {
+      params: { header: locationHeaders(location), path: { id: reorder.data?.id as string } },
+      body: {},
+    });
+    expect(paid.data).toMatchObject({ status: 'SUCCEEDED', paymentMethodId: saved.data?.paymentMethodId, mandateId });
+  });
+
   it('turns a wrong client secret into an error, not a token', async () => {
     await expect(fetchAccessToken(createPaymentProfilesClient({ baseUrl }), { ...BACKEND, clientSecret: 'wrong' })).rejects.toThrow(
       'Login failed with HTTP 401',

@@ -36,6 +36,8 @@ interface Known {
   intents: string[];
   mandates: string[];
   disputes: string[];
+  /** Setup intents (issue 57). */
+  setups: string[];
   /** The intents the seed paid: a dispute is mostly opened on one. */
   paid: string[];
   /** Each mandate's customer: an off-session intent is mostly made for it. */
@@ -134,6 +136,16 @@ const validMandate = fc.record({
   consent: fc.record({ acceptedAt: fc.constant('2026-11-01T00:00:00Z'), textVersion: fc.constantFrom('v1', 'v2'), ipAddress: fc.constant('203.0.113.7') }),
 });
 
+/** A setup intent's terms: OFF_SESSION with its mandate's fields (each sometimes left out: a 400), or ON_SESSION (with them: a 400). */
+const validSetup = fc.record(
+  {
+    usage: fc.constantFrom('ON_SESSION', 'OFF_SESSION', 'OFF_SESSION'),
+    standingInstructionType: fc.constantFrom('RECURRING', 'UNSCHEDULED'),
+    consent: fc.record({ acceptedAt: fc.constant('2026-11-01T00:00:00Z'), textVersion: fc.constant('v1'), ipAddress: fc.constant('203.0.113.7') }),
+  },
+  { requiredKeys: ['usage'] },
+);
+
 type Step =
   | { op: 'createCustomer'; body: unknown }
   | { op: 'findCustomers'; reference: string }
@@ -171,7 +183,11 @@ type Step =
   | { op: 'acceptDispute'; dispute: IdPick }
   | { op: 'decideDispute'; dispute: IdPick; outcome: string }
   | { op: 'escalateDispute'; dispute: IdPick }
-  | { op: 'listDisputes'; status: string | null };
+  | { op: 'listDisputes'; status: string | null }
+  | { op: 'createSetupIntent'; customer: IdPick; body: unknown }
+  | { op: 'confirmSetupIntent'; setup: IdPick; lastFour: string; fingerprint: string | null }
+  | { op: 'confirmSetupTwice'; setup: IdPick }
+  | { op: 'cancelSetupIntent'; setup: IdPick };
 
 const context = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('web', 'kiosk') }, { weight: 1, arbitrary: fc.constantFrom('x'.repeat(256), 'a\u0001') });
 /** Whether setDefault sends a malformed paymentMethodId; mostly not, so that defaults get set. */
@@ -284,6 +300,19 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
     weight: 1,
     arbitrary: fc.record({ op: fc.constant('listDisputes' as const), status: fc.option(fc.constantFrom('NEEDS_RESPONSE', 'WON', 'PAID'), { nil: null }) }),
   },
+  // Setup intents (issue 57): made, confirmed (declined, approved, with a fingerprint the customer may hold), raced, canceled; the clock expires them.
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('createSetupIntent' as const), customer: idPick, body: bodyArbitrary(validSetup) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant('confirmSetupIntent' as const),
+      setup: idPick,
+      lastFour: fc.constantFrom('4242', '4242', '0002', '0119', '3184'),
+      fingerprint: fc.option(fc.constantFrom('fp-1', 'fp-2'), { nil: null }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('confirmSetupTwice' as const), setup: idPick }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('cancelSetupIntent' as const), setup: idPick }) },
 );
 
 /** Who asks, and for which location. */
@@ -473,6 +502,22 @@ function send(step: Step, known: Known, headers: Record<string, string>): reques
         .get('/v1/disputes')
         .query({ limit: 100, ...(step.status === null ? {} : { status: step.status }) })
         .set(headers);
+    case 'createSetupIntent': {
+      const isObject = step.body !== null && typeof step.body === 'object' && !Array.isArray(step.body);
+      return json(app.post('/v1/setup-intents').set(headers), isObject ? { customerId: customer, ...(step.body as object) } : step.body);
+    }
+    case 'confirmSetupIntent':
+      return json(
+        app.post(`/v1/setup-intents/${pickId(step.setup, known.setups)}/confirm`).set(headers),
+        cardInput({
+          card: { type: 'visa', lastFour: step.lastFour, expiry: { month: '4', year: '2031' } },
+          ...(step.fingerprint === null ? {} : { fingerprint: step.fingerprint }),
+        }),
+      );
+    case 'confirmSetupTwice':
+      return json(app.post(`/v1/setup-intents/${pickId(step.setup, known.setups)}/confirm`).set(headers), cardInput());
+    case 'cancelSetupIntent':
+      return json(app.post(`/v1/setup-intents/${pickId(step.setup, known.setups)}/cancel`).set(headers), {});
   }
 }
 
@@ -509,6 +554,13 @@ async function sendStep(step: Step, known: Known, headers: Record<string, string
       );
     return revoked;
   }
+  if (step.op === 'confirmSetupTwice') {
+    // Two confirms of one setup intent at once: at most one verifies and saves (the other 409s); the one that changed something is answered.
+    const { 'Idempotency-Key': _key, ...unkeyed } = headers;
+    const [first, second] = await Promise.all([send(step, known, unkeyed), send(step, known, unkeyed)]);
+    expect([first.status, second.status].filter((status) => status === 200).length).toBeLessThanOrEqual(1);
+    return first.status <= second.status ? first : second;
+  }
   if (step.op !== 'confirmRacingErasure') return send(step, known, headers);
   const [confirmed, erased] = await Promise.all([
     send(step, known, headers),
@@ -538,6 +590,8 @@ interface Snapshot {
   lines: Row[];
   /** Disputes (issue 56). */
   disputes: Row[];
+  /** Setup intents (issue 57). */
+  setups: Row[];
   eventIds: Set<string>;
 }
 
@@ -554,10 +608,11 @@ async function snapshot(): Promise<Snapshot> {
     ['payouts', ['location_id', 'id']],
     ['ledger_lines', ['location_id', 'id']],
     ['disputes', ['location_id', 'id']],
+    ['setup_intents', ['location_id', 'id']],
   ];
   const rows = await Promise.all(tables.map(([table, order]) => testApp.db.knex(table).select('*').orderBy(order)));
   const events = (await testApp.db.knex('events').select('id')) as Array<{ id: string }>;
-  const [customers, cards, defaults, intents, refunds, mandates, , batches, payouts, lines, disputes] = rows as Row[][];
+  const [customers, cards, defaults, intents, refunds, mandates, , batches, payouts, lines, disputes, setups] = rows as Row[][];
   return {
     text: JSON.stringify(rows),
     customers: customers as Row[],
@@ -570,6 +625,7 @@ async function snapshot(): Promise<Snapshot> {
     payouts: payouts as Row[],
     lines: lines as Row[],
     disputes: disputes as Row[],
+    setups: setups as Row[],
     eventIds: new Set(events.map(({ id }) => id)),
   };
 }
@@ -636,6 +692,11 @@ function expectedEvents(before: Snapshot, after: Snapshot): string[] {
     ...diff(before.mandates, after.mandates, byId)
       .kept.filter(([was, is]) => was.status === 'ACTIVE' && is.status === 'INACTIVE')
       .map(([, row]) => event(row, 'mandate.revoked')),
+    // A setup intent's: its creation; a confirm's outcome (seen by its new attempt); its cancel, expiry or erasure. Whose: the customer it had.
+    ...diff(before.setups, after.setups, byId).added.map((row) => `${row.location_id as string} setup_intent.created ${row.customer_id as string}`),
+    ...diff(before.setups, after.setups, byId).kept.flatMap(([was, is]) =>
+      setupEventTypes(was, is).map((type) => `${is.location_id as string} ${type} ${was.customer_id as string}`),
+    ),
     // A clock advanced past a cutoff closes the day's batch and makes its payout; a payout's arrival date pays it.
     ...diff(before.batches, after.batches, byId).added.map((row) => `${row.location_id as string} batch.closed none`),
     ...diff(before.payouts, after.payouts, byId).added.map((row) => `${row.location_id as string} payout.created none`),
@@ -653,6 +714,8 @@ const amount = (value: unknown) => Number(value);
 const DISPUTE_FEE = LOCATION_SETTINGS_DEFAULTS.fees.disputeFee;
 /** The dispute states the run's sequences reached, printed at its end (a run that never reaches one says so). */
 const DISPUTE_STATES_REACHED = new Set<string>();
+/** The setup intent states the run's sequences reached, printed at its end. */
+const SETUP_STATES_REACHED = new Set<string>();
 /** The statuses in which a chargeback holds its amount on its intent. */
 const HOLDING = ['NEEDS_RESPONSE', 'UNDER_REVIEW', 'LOST', 'ACCEPTED'];
 const MOVEMENTS = ['CAPTURE', 'REFUND', 'REFUND_FAILURE', 'DISPUTE_WITHDRAWAL', 'DISPUTE_FEE', 'DISPUTE_REINSTATEMENT', 'DISPUTE_FEE_RETURN'];
@@ -779,6 +842,42 @@ function checkDisputeEvents(step: Step, before: Snapshot, after: Snapshot, event
   });
 }
 
+/** The events one step's change to a setup intent must have recorded: a confirm's outcome, or its cancel (by a caller, the expiry or an erasure). */
+function setupEventTypes(was: Row, is: Row): string[] {
+  if ((is.attempts as number) > (was.attempts as number)) {
+    const outcome: Record<string, string> = { SUCCEEDED: 'setup_intent.succeeded', REQUIRES_PAYMENT_METHOD: 'setup_intent.setup_failed' };
+    return outcome[is.status as string] === undefined ? [] : [outcome[is.status as string] as string];
+  }
+  return was.status !== is.status && is.status === 'CANCELED' ? ['setup_intent.canceled'] : [];
+}
+
+/**
+ * What a setup intent promises: a SUCCEEDED one names a saved card (of its
+ * customer, while there is one) and, for OFF_SESSION, an ACTIVE-or-revoked
+ * mandate on that card; one not SUCCEEDED names neither. Checked after every step.
+ */
+function checkSetups(step: Step, after: Snapshot): void {
+  for (const setup of after.setups) {
+    SETUP_STATES_REACHED.add(`${setup.usage as string}/${setup.status as string}${setup.cancellation_reason === 'EXPIRED' ? '/EXPIRED' : ''}`);
+    const succeeded = setup.status === 'SUCCEEDED';
+    const card = after.cards.find((row) => row.location_id === setup.location_id && row.id === setup.payment_method_id);
+    const mandate = after.mandates.find((row) => row.location_id === setup.location_id && row.id === setup.mandate_id);
+    expect({
+      step: step.op,
+      setup: setup.id,
+      named: [setup.payment_method_id !== null, setup.mandate_id !== null],
+      mandateOnItsCard: mandate === undefined || mandate.payment_method_id === setup.payment_method_id,
+      cardOfItsCustomer: card === undefined || card.customer_id === setup.customer_id,
+    }).toEqual({
+      step: step.op,
+      setup: setup.id,
+      named: [succeeded, succeeded && setup.usage === 'OFF_SESSION'],
+      mandateOnItsCard: true,
+      cardOfItsCustomer: true,
+    });
+  }
+}
+
 /** Whose an intent's event is: the customer it has after a move (an attach, a detach), the one it had when an erasure cut it. */
 function eventCustomerOf(was: Row, is: Row, erased: Row[]): unknown {
   const cutByErasure = erased.some((customer) => customer.location_id === is.location_id && customer.id === was.customer_id);
@@ -858,6 +957,7 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
     after,
     recorded.filter(isDisputeEvent).map(({ row }) => row),
   );
+  checkSetups(step, after);
   // Events never cross locations: an event names only records of its own location.
   for (const { row } of recorded) {
     const named = new Set(JSON.stringify([row.customer_id, row.data]).match(UUID) ?? []);
@@ -1038,6 +1138,7 @@ function remember(step: Step, response: request.Response, known: Known): void {
   if (typeof id !== 'string') return;
   if (step.op === 'createCustomer') known.customers.push(id);
   if (step.op === 'openDispute') known.disputes.push(id);
+  if (step.op === 'createSetupIntent') known.setups.push(id);
   if (step.op === 'saveCard') known.cards.push(id);
   if (step.op === 'createIntent' || step.op === 'createOffSessionIntent') known.intents.push(id);
   if (step.op === 'createMandate') {
@@ -1111,6 +1212,18 @@ async function seed(known: Record<string, Known>): Promise<void> {
       .expect(201);
     pool.mandates.push(mandate.body.id as string);
     pool.mandateOwners[mandate.body.id as string] = customer;
+    // And a setup intent for reorders, so that a confirm saving a card with its mandate is a step away.
+    const setup = await request(testApp.app)
+      .post('/v1/setup-intents')
+      .set(testApp.as(location))
+      .send({
+        customerId: customer,
+        usage: 'OFF_SESSION',
+        standingInstructionType: 'UNSCHEDULED',
+        consent: { acceptedAt: '2026-11-01T00:00:00Z', textVersion: 'v1' },
+      })
+      .expect(201);
+    pool.setups.push(setup.body.id as string);
   }
 }
 
@@ -1123,7 +1236,7 @@ describe('fuzz: request sequences across the whole API', () => {
         const known = Object.fromEntries(
           LOCATIONS.map((location): [string, Known] => [
             location,
-            { customers: [], cards: [], intents: [], mandates: [], disputes: [], paid: [], mandateOwners: {} },
+            { customers: [], cards: [], intents: [], mandates: [], disputes: [], setups: [], paid: [], mandateOwners: {} },
           ]),
         );
         await seed(known);
@@ -1140,5 +1253,6 @@ describe('fuzz: request sequences across the whole API', () => {
       { numRuns: RUNS, seed: SEED },
     );
     process.stdout.write(`fuzz: disputes reached ${[...DISPUTE_STATES_REACHED].sort().join(', ')}\n`);
+    process.stdout.write(`fuzz: setup intents reached ${[...SETUP_STATES_REACHED].sort().join(', ')}\n`);
   }, 600_000);
 });

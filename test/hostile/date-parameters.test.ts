@@ -108,6 +108,6 @@ describe.each(DATED.map(({ operation, parameter }) => [`${operation.method.toUpp
   },
 );
 
-it("covers the eight dated lists, both parameters each, and the disputes' due date", () => {
-  expect(DATED.map(({ operation, parameter }) => `${operation.operationId} ${parameter}`).sort()).toHaveLength(17);
+it("covers the nine dated lists, both parameters each, and the disputes' due date", () => {
+  expect(DATED.map(({ operation, parameter }) => `${operation.operationId} ${parameter}`).sort()).toHaveLength(19);
 });

@@ -90,6 +90,9 @@ const PAGES: Array<{ page: string; blocks: () => string[]; shows: (stdout: strin
       // The subscription: a charge under the mandate, without the payor, then the mandate revoked.
       expect(stdout).toMatch(/"status":"SUCCEEDED"[^\n]*"offSession":true,"latestPayment"/);
       expect(stdout).toContain('"status":"INACTIVE","maxAmount":2500');
+      // The profile page's setup: the card verified and saved, and its mandate made, by the browser's confirm; then a reorder under it.
+      expect(stdout).toMatch(/"status":"SUCCEEDED","usage":"OFF_SESSION"[^\n]*"mandateId":"[0-9a-f-]{36}","lastSetupError":null/);
+      expect(stdout).toMatch(/"status":"SUCCEEDED"[^\n]*"standingInstructionType":"UNSCHEDULED","offSession":true/);
     },
   },
   {

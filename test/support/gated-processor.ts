@@ -6,6 +6,8 @@ import type {
   PaymentProcessor,
   RefundOutcome,
   RefundRequest,
+  VerifyOutcome,
+  VerifyRequest,
   VoidOutcome,
   VoidRequest,
 } from '../../src/payment-processor/payment-processor';
@@ -23,10 +25,12 @@ export class GatedProcessor implements PaymentProcessor {
   private losing = false;
   /** Authorize calls that reached the processor. */
   authorizations = 0;
+  /** Verify calls (a setup intent's $0 authorization) that reached the processor. */
+  verifications = 0;
 
   constructor(private readonly inner: PaymentProcessor) {}
 
-  /** From now on, authorize answers wait until `release`. */
+  /** From now on, authorize and verify answers wait until `release`. */
   hold(): void {
     this.gate = new Promise((resolve) => {
       this.open = resolve;
@@ -38,7 +42,7 @@ export class GatedProcessor implements PaymentProcessor {
     this.gate = undefined;
   }
 
-  /** Authorize and refund act at the processor, then throw instead of answering (true), or answer again (false). */
+  /** Authorize, verify and refund act at the processor, then throw instead of answering (true), or answer again (false). */
   loseAnswers(losing: boolean): void {
     this.losing = losing;
   }
@@ -61,6 +65,14 @@ export class GatedProcessor implements PaymentProcessor {
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const outcome = await this.inner.refund(request);
+    if (this.losing) throw new Error('socket hang up');
+    return outcome;
+  }
+
+  async verify(request: VerifyRequest): Promise<VerifyOutcome> {
+    this.verifications += 1;
+    const outcome = await this.inner.verify(request);
+    await this.gate;
     if (this.losing) throw new Error('socket hang up');
     return outcome;
   }

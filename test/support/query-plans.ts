@@ -181,6 +181,12 @@ export function describeQueryPlans(size: QueryPlansSize, open: () => Promise<Tes
              'GENERAL', now() - make_interval(days => n % 300), now() + make_interval(days => 1 + n % 40),
              case when n % 6 = 1 then now() + make_interval(days => 1 + n % 70) end, now(), now()
         from generate_series(1, ${size.customers}) n`);
+    // Setup intents of other locations, one per customer, in every status; made within the last minute (none due to expire).
+    await db.knex.raw(`
+      insert into setup_intents (location_id, id, customer_id, usage, session_secret, status, attempts, created_at, updated_at)
+      select 'location-' || n % 20, gen_random_uuid(), gen_random_uuid(), 'ON_SESSION', 'sealed',
+             (array['REQUIRES_PAYMENT_METHOD', 'PROCESSING', 'SUCCEEDED', 'CANCELED'])[1 + n % 4], 1, now(), now()
+        from generate_series(1, ${size.customers}) n`);
     await db.knex.raw('analyze');
     testApp = await startTestApp({ database: db });
     db.knex.on('query', (query: { sql: string; bindings?: unknown[] }) => {
@@ -326,6 +332,36 @@ export function describeQueryPlans(size: QueryPlansSize, open: () => Promise<Tes
     await testApp.checkout.voidExpiredAuthorizations(db.knex);
     await testApp.checkout.recoverProcessing(db.knex, 60);
     await testApp.paymentIntents.expireDue(db.knex);
+    // Setup intents: made with a consent, read, listed by each filter, confirmed (its card, its mandate), another canceled, and the two rules.
+    const setup = await api
+      .post('/v1/setup-intents')
+      .set(as)
+      .send({
+        customerId: one.id,
+        usage: 'OFF_SESSION',
+        standingInstructionType: 'UNSCHEDULED',
+        consent: { acceptedAt: '2026-11-01T00:00:00Z', textVersion: 'v1' },
+      })
+      .expect(201);
+    await api
+      .get(`/v1/setup-intents/${setup.body.id as string}`)
+      .set(as)
+      .expect(200);
+    for (const filter of ['', `customerId=${one.id}`, 'status=SUCCEEDED', `startingAfter=${setup.body.id as string}`])
+      await api.get(`/v1/setup-intents?limit=5&${filter}`).set(as).expect(200);
+    await api
+      .post(`/v1/setup-intents/${setup.body.id as string}/confirm`)
+      .set(as)
+      .send({ type: 'CARD', card: { type: 'VISA', lastFour: '4242', expiry: { month: '03', year: '2031' } }, fingerprint: 'fp-plans' })
+      .expect(200, /SUCCEEDED/);
+    const abandoned = await api.post('/v1/setup-intents').set(as).send({ customerId: one.id }).expect(201);
+    await api
+      .post(`/v1/setup-intents/${abandoned.body.id as string}/cancel`)
+      .set(as)
+      .send({})
+      .expect(200);
+    await testApp.setupIntents.expireDue(db.knex);
+    await testApp.cardSetup.recoverProcessing(db.knex, 60);
     // The change log those calls wrote, read back.
     await api.get('/v1/events?limit=5').set(as).expect(200);
     await api.get(`${customerPath}/events?limit=5`).set(as).expect(200);

@@ -17,6 +17,8 @@ import type { CheckoutFlow } from '../../src/flows/checkout/checkout.flow';
 import type { PaymentIntentsService } from '../../src/payment-intents/payment-intents.service';
 import type { RefundsService } from '../../src/refunds/refunds.service';
 import type { DisputesService } from '../../src/disputes/disputes.service';
+import type { CardSetupFlow } from '../../src/flows/card-setup/card-setup.flow';
+import type { SetupIntentsService } from '../../src/setup-intents/setup-intents.service';
 import { sandboxRefundSettlesAfterMs } from '../../src/refunds/refund-sweeps';
 import type { PaymentProcessor } from '../../src/payment-processor/payment-processor';
 import { SandboxProcessor } from '../../src/payment-processor/sandbox-processor';
@@ -52,6 +54,10 @@ export interface TestApp {
   refunds: RefundsService;
   /** The disputes as the server's rules run them (deadlines, decisions, withdrawals, the sandbox's dispute cards). */
   disputes: DisputesService;
+  /** The setup intents' record, as the server's expiry sweep runs it. */
+  setupIntents: SetupIntentsService;
+  /** The card setup as the server's recovery sweep runs it. */
+  cardSetup: CardSetupFlow;
   close(): Promise<void>;
 }
 
@@ -173,6 +179,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     paymentIntents: services.paymentIntents,
     refunds: services.refunds,
     disputes: services.disputes,
+    setupIntents: services.setupIntents,
+    cardSetup: services.cardSetup,
     close: () => db.close(),
   };
 }

@@ -1177,6 +1177,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/setup-intents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the location's setup intents
+         * @description Not in the spec. Newest first, `limit` per page (default 10, at most 100): when `hasMore` is true, ask again with `startingAfter` set to the last `id` of the page. A `startingAfter` that is not a setup intent of this location is a 400. Filters combine: `customerId`, `status`.
+         */
+        get: operations["listSetupIntents"];
+        put?: never;
+        /**
+         * Create a setup intent: save a card without a payment
+         * @description Not in the spec; Toast's setup intent. The server side creates it for a customer of this location and hands its `sessionSecret` (`SI_…`) to the browser side, which confirms it with the card the vault gave (POST /v1/setup-intents/{id}/confirm). `usage: OFF_SESSION` also lets the merchant charge the card with the payor absent: it requires `standingInstructionType` and the payor's `consent` (400 naming the missing field), recorded now and made into a mandate in the same transaction that saves the verified card. The secret and an unfinished setup intent die 30 minutes after creation on the location's clock (CANCELED, `cancellationReason` EXPIRED). Records `setup_intent.created`. Walk-through: docs/cards-on-file.md.
+         *
+         *     Statuses and moves: the setup intent status table (docs/cards-on-file.md). An operation in a status that does not allow it answers 409 (`SETUP_INTENT_STATUS_CONFLICT`) naming the status.
+         */
+        post: operations["createSetupIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/setup-intents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a setup intent
+         * @description Not in the spec. The server side reads with `simplified-payments-integration.server:write`; the browser side may read its own setup intent with `simplified-payments-integration:read` and the setup intent's live `Platform-Session-Secret`, as a payment intent's read allows. Another location's is a 404.
+         */
+        get: operations["getSetupIntent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/setup-intents/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a setup intent
+         * @description Not in the spec. CANCELED, while REQUIRES_PAYMENT_METHOD (409 `SETUP_INTENT_STATUS_CONFLICT` naming any other status); its session secret dies. Nothing is held at the processor. Records `setup_intent.canceled`.
+         *
+         *     Statuses and moves: the setup intent status table (docs/cards-on-file.md). An operation in a status that does not allow it answers 409 (`SETUP_INTENT_STATUS_CONFLICT`) naming the status.
+         */
+        post: operations["cancelSetupIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/setup-intents/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a setup intent: verify the card and save it
+         * @description Not in the spec; Toast's "$0.00 auth and saves card". The body is the vault's card metadata, as a card's save takes it (POST /v1/customers/{id}/payment-methods). The browser side confirms with `simplified-payments-integration:read` and the setup intent's live `Platform-Session-Secret`; the server side with `simplified-payments-integration.server:write`.
+         *
+         *     The setup intent moves to PROCESSING (committed before the processor is asked), then the processor verifies the card for $0. Approved: in one transaction the card is saved to the customer (a card of theirs with the same `fingerprint` is reused, its expiry updated), for OFF_SESSION usage the mandate is made from the consent recorded at creation, and the setup intent is SUCCEEDED naming both (`paymentMethodId`, `mandateId`), with the events `payment_method.attached`, `mandate.created` and `setup_intent.succeeded`. Declined or failed: back to REQUIRES_PAYMENT_METHOD with `lastSetupError`, nothing saved (`setup_intent.setup_failed`); confirm again with another card. The answer is 200 with the setup intent as it stands after the processor's answer; it is PROCESSING only if the processor did not answer (the service settles it later with the same idempotency key). A customer at the card cap gets what a save gets, 409 `CARD_LIMIT_REACHED`, and nothing changes. Two confirms racing verify once: the other answers 409 naming PROCESSING.
+         *
+         *     The sandbox verifies by the card's last four digits as it authorizes (the table under confirmPaymentIntent; docs/checkout.md): `0002`, `0069`, `9995` decline, `0119` fails, and, the payor being present, the card that asks for authentication off-session (`3184`) passes.
+         *
+         *     Statuses and moves: the setup intent status table (docs/cards-on-file.md). An operation in a status that does not allow it answers 409 (`SETUP_INTENT_STATUS_CONFLICT`) naming the status.
+         */
+        post: operations["confirmSetupIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1871,6 +1965,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "setup_intent.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * setup_intent.canceled
+         * @description A setup intent was canceled, expired (`cancellationReason` EXPIRED) or its customer erased; `previous.status` is the status it left. Delivered to each enabled endpoint subscribed to `setup_intent.canceled` or `*`.
+         */
+        post: operations["webhook.setup_intent.canceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "setup_intent.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * setup_intent.created
+         * @description A setup intent was created (for OFF_SESSION usage, with the consent its mandate will be made from). Delivered to each enabled endpoint subscribed to `setup_intent.created` or `*`.
+         */
+        post: operations["webhook.setup_intent.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "setup_intent.setup_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * setup_intent.setup_failed
+         * @description A setup intent's card was declined or not saved (`lastSetupError` says why); it is back in REQUIRES_PAYMENT_METHOD. Delivered to each enabled endpoint subscribed to `setup_intent.setup_failed` or `*`.
+         */
+        post: operations["webhook.setup_intent.setup_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "setup_intent.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * setup_intent.succeeded
+         * @description A setup intent's card was verified and saved (its `payment_method.attached` and, for OFF_SESSION, `mandate.created` are recorded in the same transaction); `object` names both. Delivered to each enabled endpoint subscribed to `setup_intent.succeeded` or `*`.
+         */
+        post: operations["webhook.setup_intent.succeeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2079,6 +2253,15 @@ export interface components {
         CancelPaymentIntentRequest: {
             /** @enum {string} */
             cancellationReason?: "DUPLICATE" | "FRAUDULENT" | "REQUESTED_BY_CUSTOMER" | "ABANDONED";
+        };
+        /**
+         * @example {
+         *       "cancellationReason": "ABANDONED"
+         *     }
+         */
+        CancelSetupIntentRequest: {
+            /** @enum {string} */
+            cancellationReason?: "REQUESTED_BY_CUSTOMER" | "ABANDONED" | "DUPLICATE";
         };
         /**
          * @example {
@@ -2397,6 +2580,46 @@ export interface components {
         };
         /**
          * @example {
+         *       "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *       "usage": "OFF_SESSION",
+         *       "standingInstructionType": "UNSCHEDULED",
+         *       "contextName": "reorder",
+         *       "consent": {
+         *         "acceptedAt": "2026-11-23T19:02:41.517Z",
+         *         "textVersion": "saved-card-terms-v2",
+         *         "channel": "ONLINE"
+         *       }
+         *     }
+         */
+        CreateSetupIntentRequest: {
+            /** @description OFF_SESSION only, and required there: the payor's consent to merchant-initiated charges, recorded now and made into the mandate when the card is verified. */
+            consent?: components["schemas"]["MandateConsentRequest"];
+            /** @description OFF_SESSION only: the mandate's integration context (e.g. a subscription's name). */
+            contextName?: string;
+            /**
+             * Format: uuid
+             * @description The customer of this location the card is saved to.
+             */
+            customerId: string;
+            /**
+             * Format: int32
+             * @description OFF_SESSION only: the most one charge under the mandate may be, in minor units.
+             */
+            maxAmount?: number;
+            /**
+             * @description OFF_SESSION only, and required there: the mandate's kind of stored-credential charge.
+             * @enum {string}
+             */
+            standingInstructionType?: "INSTALLMENT" | "RECURRING" | "UNSCHEDULED";
+            /**
+             * @description ON_SESSION (the default): the payor pays with the card later, present (a profile page's saved card). OFF_SESSION: the merchant may also charge it with the payor absent, under the mandate the setup makes from `consent`.
+             * @default ON_SESSION
+             * @enum {string}
+             */
+            usage?: "ON_SESSION" | "OFF_SESSION";
+        };
+        /**
+         * @example {
          *       "url": "https://shop.example.com/webhooks/payment-profiles",
          *       "enabledEvents": [
          *         "*"
@@ -2417,7 +2640,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "setup_intent.created" | "setup_intent.succeeded" | "setup_intent.setup_failed" | "setup_intent.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /**
              * Format: uri
              * @description Where deliveries are POSTed, stored and answered as the WHATWG URL parser normalizes it. `https` with a public host; plain `http` and private, loopback or link-local hosts (also as an IPv6 form that carries such an IPv4 address: compatible, mapped, NAT64, 6to4, Teredo; or a name with a trailing dot) only where WEBHOOK_ALLOW_PRIVATE_TARGETS is true (the default outside production). No credentials, white space or control characters. Redirects are not followed.
@@ -2938,7 +3161,7 @@ export interface components {
              * @description Numeric identifier of the error condition. Numbers are grouped by family (1xxx request, 2xxx not found, 3xxx conflict, 4xxx authentication and authorization, 5xxx server) and never reused. Each code with its HTTP status, messageKey and meaning: the served page /docs/errors; each operation's error answers show the codes it can carry, one example each.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 2013 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 3016 | 3017 | 3018 | 3019 | 3020 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 2013 | 2014 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 3016 | 3017 | 3018 | 3019 | 3020 | 3021 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description Nested errors: one entry per field at fault, when several are (the first 100). */
@@ -2956,7 +3179,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "DISPUTE_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "DISPUTE_STATUS_CONFLICT" | "DISPUTE_EVIDENCE_ALREADY_SUBMITTED" | "DISPUTE_EVIDENCE_DUE_PASSED" | "DISPUTE_AMOUNT_EXCEEDS_AVAILABLE" | "REFUND_BLOCKED_BY_DISPUTE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "DISPUTE_NOT_FOUND" | "SETUP_INTENT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "DISPUTE_STATUS_CONFLICT" | "DISPUTE_EVIDENCE_ALREADY_SUBMITTED" | "DISPUTE_EVIDENCE_DUE_PASSED" | "DISPUTE_AMOUNT_EXCEEDS_AVAILABLE" | "REFUND_BLOCKED_BY_DISPUTE" | "SETUP_INTENT_STATUS_CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -3015,7 +3238,7 @@ export interface components {
             /** @description The request that made the change (its X-Request-Id). */
             requestId: string | null;
             /** @enum {string} */
-            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
+            type: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "setup_intent.created" | "setup_intent.succeeded" | "setup_intent.setup_failed" | "setup_intent.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
         };
         /**
          * @example {
@@ -3599,16 +3822,7 @@ export interface components {
          *     }
          */
         Mandate: {
-            consent: {
-                /** @description ISO 8601 UTC with milliseconds, ending in Z. */
-                acceptedAt: string;
-                channel: ("ONLINE" | "IN_PERSON" | "PHONE") | null;
-                /** @description Null once the customer is erased. */
-                ipAddress: string | null;
-                textVersion: string;
-                /** @description Null once the customer is erased. */
-                userAgent: string | null;
-            };
+            consent: components["schemas"]["MandateConsent"];
             contextName: string | null;
             /** @description ISO 8601 UTC with milliseconds, ending in Z. */
             createdAt: string;
@@ -3631,6 +3845,16 @@ export interface components {
              * @enum {string}
              */
             status: "ACTIVE" | "INACTIVE";
+        };
+        MandateConsent: {
+            /** @description ISO 8601 UTC with milliseconds, ending in Z. */
+            acceptedAt: string;
+            channel: ("ONLINE" | "IN_PERSON" | "PHONE") | null;
+            /** @description Null once the customer is erased. */
+            ipAddress: string | null;
+            textVersion: string;
+            /** @description Null once the customer is erased. */
+            userAgent: string | null;
         };
         MandateConsentRequest: {
             /**
@@ -3707,7 +3931,7 @@ export interface components {
              * @description Numeric identifier of the error condition: the catalog of ErrorMessage.code.
              * @enum {integer}
              */
-            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 2013 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 3016 | 3017 | 3018 | 3019 | 3020 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
+            code: 1000 | 1001 | 1002 | 1003 | 1004 | 1005 | 1006 | 1007 | 1008 | 1009 | 1010 | 1011 | 1012 | 2001 | 2002 | 2003 | 2004 | 2005 | 2006 | 2007 | 2008 | 2009 | 2010 | 2011 | 2012 | 2013 | 2014 | 3001 | 3002 | 3003 | 3004 | 3005 | 3006 | 3007 | 3008 | 3009 | 3010 | 3011 | 3012 | 3013 | 3014 | 3015 | 3016 | 3017 | 3018 | 3019 | 3020 | 3021 | 4001 | 4002 | 4003 | 4004 | 4031 | 4032 | 4291 | 4292 | 5000 | 5003 | 5004 | 5005 | 5006;
             /** @description Additional detail, if available. */
             developerMessage?: string;
             /** @description The request field (or header) at fault, when exactly one is, as a dotted path. */
@@ -3723,7 +3947,7 @@ export interface components {
              * @description Stable name of the error condition, e.g. CUSTOMER_NOT_FOUND: the catalog key of `code`.
              * @enum {string}
              */
-            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "DISPUTE_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "DISPUTE_STATUS_CONFLICT" | "DISPUTE_EVIDENCE_ALREADY_SUBMITTED" | "DISPUTE_EVIDENCE_DUE_PASSED" | "DISPUTE_AMOUNT_EXCEEDS_AVAILABLE" | "REFUND_BLOCKED_BY_DISPUTE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
+            messageKey: "VALIDATION_FAILED" | "MALFORMED_JSON" | "BODY_REQUIRED" | "LOCATION_HEADER_INVALID" | "CARD_NUMBER_REJECTED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "MALFORMED_HTTP_REQUEST" | "REQUEST_HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "JSON_TOO_DEEP" | "METHOD_NOT_ALLOWED" | "CUSTOMER_NOT_FOUND" | "PAYMENT_METHOD_NOT_FOUND" | "PAYMENT_METHOD_NOT_OWNED" | "DEFAULT_PAYMENT_METHOD_NOT_SET" | "ROUTE_NOT_FOUND" | "AUTHENTICATION_REQUIRED" | "INVALID_TOKEN" | "INVALID_CLIENT_CREDENTIALS" | "SESSION_SECRET_INVALID" | "INSUFFICIENT_SCOPE" | "LOCATION_NOT_PERMITTED" | "TOO_MANY_LOGIN_ATTEMPTS" | "PAYMENT_INTENT_NOT_FOUND" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "REFUND_NOT_FOUND" | "MANDATE_NOT_FOUND" | "BATCH_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "DISPUTE_NOT_FOUND" | "SETUP_INTENT_NOT_FOUND" | "PAYMENT_INTENT_STATUS_CONFLICT" | "CONFLICT" | "IDEMPOTENCY_REQUEST_IN_PROGRESS" | "CARD_LIMIT_REACHED" | "EXTERNAL_REFERENCE_IN_USE" | "FINGERPRINT_IN_USE" | "WEBHOOK_ENDPOINT_DISABLED" | "WEBHOOK_ENDPOINT_LIMIT_REACHED" | "REFUND_EXCEEDS_CAPTURED" | "REFUND_WINDOW_CLOSED" | "OVERCAPTURE_LIMIT_EXCEEDED" | "OVERCAPTURE_DECLINED" | "MANDATE_INACTIVE" | "MANDATE_AMOUNT_EXCEEDED" | "PAYOUT_STATUS_CONFLICT" | "DISPUTE_STATUS_CONFLICT" | "DISPUTE_EVIDENCE_ALREADY_SUBMITTED" | "DISPUTE_EVIDENCE_DUE_PASSED" | "DISPUTE_AMOUNT_EXCEEDS_AVAILABLE" | "REFUND_BLOCKED_BY_DISPUTE" | "SETUP_INTENT_STATUS_CONFLICT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "SERVICE_OVERLOADED" | "PAYMENT_PROCESSOR_UNAVAILABLE" | "IDENTITY_PROVIDER_UNAVAILABLE";
             /** @description Identifier of the client's HTTP request (also the X-Request-Id response header). */
             requestId: string;
             /**
@@ -4485,6 +4709,193 @@ export interface components {
              */
             paymentMethodId: string;
         };
+        SetupError: {
+            /** @description card_declined, expired_card, processing_error (retry), card_limit_reached, … */
+            code: string;
+            /** @description The issuer's reason for a card_declined: generic_decline, insufficient_funds, … */
+            declineCode: string | null;
+            message: string;
+        };
+        /**
+         * @example {
+         *       "id": "019ab3c7-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+         *       "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *       "sessionSecret": "SI_019ab3c7-2b3c-7d4e-8f5a-6b7c8d9e0f1a_SECRET_r7Jt2WqLx9Pb4NcVz6Hk3Ds1",
+         *       "status": "SUCCEEDED",
+         *       "usage": "OFF_SESSION",
+         *       "standingInstructionType": "UNSCHEDULED",
+         *       "contextName": "reorder",
+         *       "maxAmount": null,
+         *       "consent": {
+         *         "acceptedAt": "2026-11-23T19:02:41.517Z",
+         *         "textVersion": "saved-card-terms-v2",
+         *         "channel": "ONLINE",
+         *         "ipAddress": null,
+         *         "userAgent": null
+         *       },
+         *       "creationDate": "2026-11-23T19:02:42.001Z",
+         *       "card": {
+         *         "brand": "VISA",
+         *         "lastFour": "4242",
+         *         "expiry": {
+         *           "month": "03",
+         *           "year": "2031"
+         *         }
+         *       },
+         *       "paymentMethodId": "019ab3c4-7a10-7b2c-8d3e-4f5a6b7c8d9e",
+         *       "mandateId": "019ab3c6-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+         *       "lastSetupError": null,
+         *       "cancellationReason": null
+         *     }
+         */
+        SetupIntent: {
+            /** @description EXPIRED: still unfinished 30 minutes after its creation. */
+            cancellationReason: ("REQUESTED_BY_CUSTOMER" | "ABANDONED" | "DUPLICATE" | "EXPIRED") | null;
+            /** @description The card of the latest confirm (the vault's metadata); null before the first. */
+            card: {
+                brand: string;
+                expiry: {
+                    month: string;
+                    year: string;
+                };
+                lastFour: string;
+            } | null;
+            /** @description The consent recorded for the mandate an OFF_SESSION setup makes; null for ON_SESSION. */
+            consent: components["schemas"]["MandateConsent"] | null;
+            contextName: string | null;
+            /** @description ISO 8601 UTC with milliseconds, ending in Z. */
+            creationDate: string;
+            /** @description Null once the customer is erased. */
+            customerId: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Why the latest confirm failed; null once another starts. */
+            lastSetupError: components["schemas"]["SetupError"] | null;
+            /** @description The mandate made, once an OFF_SESSION setup SUCCEEDED. */
+            mandateId: string | null;
+            maxAmount: number | null;
+            /** @description The saved card, once SUCCEEDED (an existing card of the customer with its fingerprint, or a new one). */
+            paymentMethodId: string | null;
+            /** @description Sent by the browser side as Platform-Session-Secret to read and confirm this setup intent; dead once it is SUCCEEDED or CANCELED, and 30 minutes after its creation. */
+            sessionSecret: string;
+            standingInstructionType: ("INSTALLMENT" | "RECURRING" | "UNSCHEDULED") | null;
+            /** @enum {string} */
+            status: "REQUIRES_PAYMENT_METHOD" | "PROCESSING" | "SUCCEEDED" | "CANCELED";
+            /** @enum {string} */
+            usage: "ON_SESSION" | "OFF_SESSION";
+        };
+        SetupIntentCanceledEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["SetupIntentInEvent"];
+            };
+            /** @constant */
+            type: "setup_intent.canceled";
+        };
+        SetupIntentCreatedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["SetupIntentInEvent"];
+            };
+            /** @constant */
+            type: "setup_intent.created";
+        };
+        /** @description A setup intent as the API answers it, without its session secret. */
+        SetupIntentInEvent: {
+            /** @description EXPIRED: still unfinished 30 minutes after its creation. */
+            cancellationReason: ("REQUESTED_BY_CUSTOMER" | "ABANDONED" | "DUPLICATE" | "EXPIRED") | null;
+            /** @description The card of the latest confirm (the vault's metadata); null before the first. */
+            card: {
+                brand: string;
+                expiry: {
+                    month: string;
+                    year: string;
+                };
+                lastFour: string;
+            } | null;
+            /** @description The consent recorded for the mandate an OFF_SESSION setup makes; null for ON_SESSION. */
+            consent: components["schemas"]["MandateConsent"] | null;
+            contextName: string | null;
+            /** @description ISO 8601 UTC with milliseconds, ending in Z. */
+            creationDate: string;
+            /** @description Null once the customer is erased. */
+            customerId: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description Why the latest confirm failed; null once another starts. */
+            lastSetupError: components["schemas"]["SetupError"] | null;
+            /** @description The mandate made, once an OFF_SESSION setup SUCCEEDED. */
+            mandateId: string | null;
+            maxAmount: number | null;
+            /** @description The saved card, once SUCCEEDED (an existing card of the customer with its fingerprint, or a new one). */
+            paymentMethodId: string | null;
+            standingInstructionType: ("INSTALLMENT" | "RECURRING" | "UNSCHEDULED") | null;
+            /** @enum {string} */
+            status: "REQUIRES_PAYMENT_METHOD" | "PROCESSING" | "SUCCEEDED" | "CANCELED";
+            /** @enum {string} */
+            usage: "ON_SESSION" | "OFF_SESSION";
+        };
+        /**
+         * @example {
+         *       "results": 1,
+         *       "setupIntents": [
+         *         {
+         *           "id": "019ab3c7-2b3c-7d4e-8f5a-6b7c8d9e0f1a",
+         *           "customerId": "019ab3c4-5e6f-7a81-b2c3-d4e5f6a7b8c9",
+         *           "sessionSecret": "SI_019ab3c7-2b3c-7d4e-8f5a-6b7c8d9e0f1a_SECRET_r7Jt2WqLx9Pb4NcVz6Hk3Ds1",
+         *           "status": "SUCCEEDED",
+         *           "usage": "OFF_SESSION",
+         *           "standingInstructionType": "UNSCHEDULED",
+         *           "contextName": "reorder",
+         *           "maxAmount": null,
+         *           "consent": {
+         *             "acceptedAt": "2026-11-23T19:02:41.517Z",
+         *             "textVersion": "saved-card-terms-v2",
+         *             "channel": "ONLINE",
+         *             "ipAddress": null,
+         *             "userAgent": null
+         *           },
+         *           "creationDate": "2026-11-23T19:02:42.001Z",
+         *           "card": {
+         *             "brand": "VISA",
+         *             "lastFour": "4242",
+         *             "expiry": {
+         *               "month": "03",
+         *               "year": "2031"
+         *             }
+         *           },
+         *           "paymentMethodId": "019ab3c4-7a10-7b2c-8d3e-4f5a6b7c8d9e",
+         *           "mandateId": "019ab3c6-3c4d-7e5f-8a6b-7c8d9e0f1a2b",
+         *           "lastSetupError": null,
+         *           "cancellationReason": null
+         *         }
+         *       ],
+         *       "hasMore": false
+         *     }
+         */
+        SetupIntentList: {
+            /** @description Whether more setup intents follow (ask with `startingAfter`). */
+            hasMore: boolean;
+            /**
+             * Format: int32
+             * @description How many setup intents this page holds.
+             */
+            results: number;
+            /** @description Newest first. */
+            setupIntents: components["schemas"]["SetupIntent"][];
+        };
+        SetupIntentSetupFailedEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["SetupIntentInEvent"];
+            };
+            /** @constant */
+            type: "setup_intent.setup_failed";
+        };
+        SetupIntentSucceededEvent: components["schemas"]["Event"] & {
+            data: {
+                object: components["schemas"]["SetupIntentInEvent"];
+            };
+            /** @constant */
+            type: "setup_intent.succeeded";
+        };
         /**
          * @example {
          *       "description": "ada.lovelace@example.com"
@@ -4569,7 +4980,7 @@ export interface components {
              *       "default_payment_method.set"
              *     ]
              */
-            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
+            enabledEvents?: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "setup_intent.created" | "setup_intent.succeeded" | "setup_intent.setup_failed" | "setup_intent.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /**
              * @description DISABLED stops deliveries (they wait); ENABLED resumes them.
              * @enum {string}
@@ -4601,7 +5012,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
+            eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "setup_intent.created" | "setup_intent.succeeded" | "setup_intent.setup_failed" | "setup_intent.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed";
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -4658,7 +5069,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "setup_intent.created" | "setup_intent.succeeded" | "setup_intent.setup_failed" | "setup_intent.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /** Format: uuid */
             id: string;
             /** @enum {string} */
@@ -4714,7 +5125,7 @@ export interface components {
             description: string | null;
             /** @description Why a DISABLED endpoint is: MANUAL (a PATCH), GONE (it answered 410), FAILING (every attempt failed for WEBHOOK_DISABLE_AFTER_DAYS). */
             disabledReason: ("MANUAL" | "GONE" | "FAILING") | null;
-            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
+            enabledEvents: ("*" | "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "setup_intent.created" | "setup_intent.succeeded" | "setup_intent.setup_failed" | "setup_intent.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed")[];
             /** Format: uuid */
             id: string;
             /** @description The signing secret (`whsec_` and base64): shown in this answer only. Verify deliveries with it (Standard Webhooks); after a rotation the previous secret keeps signing beside it for 24 hours. */
@@ -5135,6 +5546,22 @@ export interface components {
             };
         };
         /**
+         * @description The record does not exist for this location.
+         *
+         *     - `2014` SETUP_INTENT_NOT_FOUND
+         */
+        "Error404-2014": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
          * @description The request conflicts with the current state.
          *
          *     - `3001` CONFLICT
@@ -5467,6 +5894,41 @@ export interface components {
             };
         };
         /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3021` SETUP_INTENT_STATUS_CONFLICT
+         */
+        "Error409-3021": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state.
+         *
+         *     - `3021` SETUP_INTENT_STATUS_CONFLICT
+         *     - `3004` CARD_LIMIT_REACHED
+         */
+        "Error409-3021-3004": {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After-Optional"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorMessage"];
+            };
+        };
+        /**
          * @description The request body is too large.
          *
          *     - `1005` PAYLOAD_TOO_LARGE
@@ -5667,7 +6129,7 @@ export interface components {
         /** @description The event. */
         EventId: string;
         /** @description One event type exactly (`payment_method.attached`), or every type of a resource (`payment_intent.*`). */
-        eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "refund.*" | "dispute.*" | "mandate.*" | "location_settings.*" | "batch.*" | "payout.*";
+        eventType: "customer.created" | "customer.updated" | "customer.deleted" | "payment_method.attached" | "payment_method.updated" | "payment_method.detached" | "default_payment_method.set" | "default_payment_method.removed" | "payment_intent.created" | "payment_intent.updated" | "payment_intent.canceled" | "payment_intent.processing" | "payment_intent.requires_capture" | "payment_intent.succeeded" | "payment_intent.payment_failed" | "setup_intent.created" | "setup_intent.succeeded" | "setup_intent.setup_failed" | "setup_intent.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "dispute.created" | "dispute.updated" | "dispute.funds_withdrawn" | "dispute.funds_reinstated" | "dispute.closed" | "mandate.created" | "mandate.revoked" | "location_settings.updated" | "batch.closed" | "payout.created" | "payout.paid" | "payout.failed" | "customer.*" | "payment_method.*" | "default_payment_method.*" | "payment_intent.*" | "setup_intent.*" | "refund.*" | "dispute.*" | "mandate.*" | "location_settings.*" | "batch.*" | "payout.*";
         /** @description The first business date (YYYY-MM-DD); 30 days before `to` when left out. */
         fromBusinessDate: string;
         /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
@@ -5688,6 +6150,8 @@ export interface components {
         RefundId: string;
         /** @description The business date of the captures (YYYY-MM-DD). */
         SalesBusinessDate: string;
+        /** @description Setup intent identifier. */
+        SetupIntentId: string;
         /** @description The last business date, at most 30 days after `from`; today (or `from` + 30 days) when left out. */
         toBusinessDate: string;
         /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
@@ -8283,6 +8747,221 @@ export interface operations {
             503: components["responses"]["Error503-5003-5006-5004"];
         };
     };
+    listSetupIntents: {
+        parameters: {
+            query?: {
+                /** @description Only what was made after this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdAfter?: components["parameters"]["createdAfter"];
+                /** @description Only what was made before this instant (ISO 8601, years 0001 to 9999, offsets within ±15:59, at most 9 fraction digits). */
+                createdBefore?: components["parameters"]["createdBefore"];
+                /** @description Only this customer's setup intents. */
+                customerId?: string;
+                /** @description Setup intents per page, 1 to 100. */
+                limit?: number;
+                /** @description The last setup intent of the previous page (its `id`): this page continues after it, newest first. */
+                startingAfter?: string;
+                /** @description Only setup intents in this status. */
+                status?: "REQUIRES_PAYMENT_METHOD" | "PROCESSING" | "SUCCEEDED" | "CANCELED";
+            };
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of setup intents. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupIntentList"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    createSetupIntent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Makes a retry safe (IETF draft-ietf-httpapi-idempotency-key-header, as Stripe). 1 to 255 visible ASCII characters; a new UUID per logical request is best. Kept per client and location for 24 hours (IDEMPOTENCY_KEY_TTL_SECONDS). A retry with the same key, method, path and body answers the first attempt's status and body with `Idempotent-Replayed: true` and creates nothing. The same key with a different request is 422 (`IDEMPOTENCY_KEY_REUSED`); while the first attempt is still running, 409 (`IDEMPOTENCY_REQUEST_IN_PROGRESS`) with `Retry-After`. What is stored: 2xx answers and 404s. A 400, 409 or 5xx stores nothing, so a corrected retry runs afresh; a record and the answer stored for its key commit together or not at all. (No example is given: the docs page would send that one key with every try.) */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSetupIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The new setup intent, in REQUIRES_PAYMENT_METHOD, with a new session secret. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupIntent"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2001"];
+            409: components["responses"]["Error409-3001-3003"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            422: components["responses"]["Error422-1007"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    getSetupIntent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
+                "Platform-Session-Secret"?: components["parameters"]["PlatformSessionSecret"];
+            };
+            path: {
+                /** @description Setup intent identifier. */
+                id: components["parameters"]["SetupIntentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setup intent. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupIntent"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1003-1004"];
+            401: components["responses"]["Error401-4004-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2014"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    cancelSetupIntent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+            };
+            path: {
+                /** @description Setup intent identifier. */
+                id: components["parameters"]["SetupIntentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelSetupIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The setup intent, CANCELED. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupIntent"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2014"];
+            409: components["responses"]["Error409-3021"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
+    confirmSetupIntent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The identifier of the location (restaurant) the request acts for. Every record belongs to the location it was made under; records of other locations are invisible (404). Send it once, as UTF-8 in Unicode NFC without format characters (Unicode category Cf): it is matched exactly, so a value that could be written two ways is refused (400). */
+                "Platform-Restaurant-External-ID": components["parameters"]["PlatformRestaurantExternalId"];
+                /** @description The `sessionSecret` of a payment intent of this location (`PI_<intent id>_SECRET_<random>`). Required when the token holds only `simplified-payments-integration:read`; optional with the full read scope, but a secret that is sent must be valid either way (otherwise 401, `SESSION_SECRET_INVALID`). Live while its intent is neither SUCCEEDED nor CANCELED and younger than 24 hours (configurable). */
+                "Platform-Session-Secret"?: components["parameters"]["PlatformSessionSecret"];
+            };
+            path: {
+                /** @description Setup intent identifier. */
+                id: components["parameters"]["SetupIntentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentMethodRequest"];
+            };
+        };
+        responses: {
+            /** @description The setup intent after the processor's answer (a decline included: see `lastSetupError`). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupIntent"];
+                };
+            };
+            400: components["responses"]["Error400-1000-1001-1012-1002-1003-1004"];
+            401: components["responses"]["Error401-4004-4001-4002"];
+            403: components["responses"]["Error403-4031-4032"];
+            404: components["responses"]["Error404-2014"];
+            409: components["responses"]["Error409-3021-3004"];
+            413: components["responses"]["Error413-1005"];
+            415: components["responses"]["Error415-1006"];
+            429: components["responses"]["Error429-4292"];
+            500: components["responses"]["Error500-5000"];
+            503: components["responses"]["Error503-5003-5006-5004"];
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -9239,6 +9918,98 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["RefundSucceededEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.setup_intent.canceled": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupIntentCanceledEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.setup_intent.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupIntentCreatedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.setup_intent.setup_failed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupIntentSetupFailedEvent"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookReceived"];
+        };
+    };
+    "webhook.setup_intent.succeeded": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every attempt and redelivery, so a receiver drops duplicates by it. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret; two during the 24 hours after a rotation. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+                /** @description Unix seconds when this attempt was signed; refuse ones far from your clock (standard libraries allow 5 minutes). */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetupIntentSucceededEvent"];
             };
         };
         responses: {

@@ -8,6 +8,7 @@ import { revokeAndScrubMandatesOf } from '../../mandates';
 import { forgetAnswersNaming } from '../../idempotency/idempotency-keys.repository';
 import { eraseIntentsOfCustomer, toPaymentIntentEventObject } from '../../payment-intents';
 import { eraseCardsOf, toPaymentMethodData } from '../../payment-methods';
+import { eraseSetupIntentsOf, toSetupIntentEventObject } from '../../setup-intents';
 import { clockNow } from '../../platform/clock/location-clock';
 import { inTransaction } from '../../platform/db/in-transaction';
 import { DomainError } from '../../platform/errors/domain-error';
@@ -16,7 +17,8 @@ import { DomainError } from '../../platform/errors/domain-error';
  * The customer erasure flow (GDPR Article 17): it reaches every feature that
  * holds something of the customer, so it lives above them. In one transaction: its defaults and
  * cards removed, its intents cut from it and stripped of their e-mail (those
- * that can still move are canceled), the intents that were theirs before
+ * that can still move are canceled), its setup intents cut from it, stripped
+ * of the consent's personal fields and the unfinished ones canceled, the intents that were theirs before
  * stripped of their e-mail too, the personal fields of its events and of
  * every event of those intents nulled, its mandates revoked (each with its
  * event) and their consents stripped of where they were given from, the stored Idempotency-Key answers that name it or its intents
@@ -32,6 +34,7 @@ export class CustomerErasureFlow {
       if (!(await lockCustomerForErasure(trx, locationId, id))) throw new DomainError('CUSTOMER_NOT_FOUND');
       const { defaults, cards } = await eraseCardsOf(trx, locationId, id);
       const { intentIds, canceled } = await eraseIntentsOfCustomer(trx, locationId, id);
+      const setups = await eraseSetupIntentsOf(trx, locationId, id);
       await revokeAndScrubMandatesOf({ ...write, db: trx }, id, clockNow());
       await scrubDisputesOfCustomer(trx, locationId, id);
       // After the revocations: their events are scrubbed with the rest.
@@ -48,6 +51,14 @@ export class CustomerErasureFlow {
           object: toPaymentIntentEventObject(intent),
           previous: { status: previousStatus },
         })),
+        ...setups
+          .filter(({ intent, previousStatus }) => intent.status !== previousStatus)
+          .map(({ intent, previousStatus }): EventToRecord => ({
+            type: 'setup_intent.canceled',
+            customerId: id,
+            object: toSetupIntentEventObject(intent),
+            previous: { status: previousStatus },
+          })),
         { type: 'customer.deleted', customerId: id, object: { id, externalReferenceId: null, description: null }, previous: null },
       ];
       await recordEvents(trx, write, changes);

@@ -26,6 +26,7 @@ import * as defaultReplacedCard from '../../../migrations/20261204010000_default
 import * as ledger from '../../../migrations/20261205000000_ledger';
 import * as salesDays from '../../../migrations/20261206000000_sales_days';
 import * as disputes from '../../../migrations/20261207000000_disputes';
+import * as setupIntents from '../../../migrations/20261208000000_setup_intents';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -65,6 +66,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261205000000_ledger', ledger],
   ['20261206000000_sales_days', salesDays],
   ['20261207000000_disputes', disputes],
+  ['20261208000000_setup_intents', setupIntents],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {

@@ -93,6 +93,7 @@ export const ERROR_CATALOG = {
   BATCH_NOT_FOUND: { status: 404, code: 2011, message: 'The batch does not exist: no money moved on that business date (in that currency).' },
   PAYOUT_NOT_FOUND: { status: 404, code: 2012, message: 'The payout does not exist.' },
   DISPUTE_NOT_FOUND: { status: 404, code: 2013, message: 'The dispute does not exist.' },
+  SETUP_INTENT_NOT_FOUND: { status: 404, code: 2014, message: 'The setup intent does not exist.' },
   PAYMENT_INTENT_STATUS_CONFLICT: {
     status: 409,
     code: 3002,
@@ -192,6 +193,11 @@ export const ERROR_CATALOG = {
     status: 409,
     code: 3020,
     message: 'A chargeback holds part of the captured amount, and the refund asks for more than is left; the message names what is left.',
+  },
+  SETUP_INTENT_STATUS_CONFLICT: {
+    status: 409,
+    code: 3021,
+    message: 'The setup intent cannot make this change in its current status; the message names it.',
   },
   RATE_LIMITED: {
     status: 429,

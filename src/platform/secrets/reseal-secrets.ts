@@ -5,6 +5,7 @@ import { secretContext, type SecretBox } from './secret-box';
 const SEALED_COLUMNS = {
   webhook_endpoints: ['secret', 'previous_secret'],
   payment_intents: ['session_secret'],
+  setup_intents: ['session_secret'],
 } as const;
 
 /**

@@ -118,6 +118,6 @@ export function secretBox(): SecretBox {
 }
 
 /** The associated data binding a sealed secret to its record. */
-export function secretContext(table: 'webhook_endpoints' | 'payment_intents', locationId: string, id: string): string {
+export function secretContext(table: 'webhook_endpoints' | 'payment_intents' | 'setup_intents', locationId: string, id: string): string {
   return `${table}:${locationId}:${id}`;
 }

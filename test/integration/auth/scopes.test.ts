@@ -59,6 +59,9 @@ interface Records {
   /** Today's open batch, and a PENDING payout of a closed day (for the settlement operations). */
   batchId: string;
   payoutId: string;
+  /** A setup intent of the customer, REQUIRES_PAYMENT_METHOD (for the setup intents' operations), and its secret. */
+  setupIntentId: string;
+  setupSecret: string;
   /** A dispute of the paid intent, in the state its operation acts on: an inquiry to escalate, a chargeback under review to decide, else one needing a response. */
   disputeId: string;
 }
@@ -90,6 +93,9 @@ async function freshRecords(operation: Operation<never>): Promise<Records> {
   const refunded = /refunds|disputes/.test(operation.path) ? await paidAndRefunded(customer, card) : { paidIntentId: '', refundId: '' };
   const disputeId = /^\/v1\/(sandbox\/)?disputes/.test(operation.path) ? await disputeFor(operation, refunded.paidIntentId) : '';
   const mandate = operation.path.includes('mandates') ? (await createMandate(testApp, location, customer, card)).id : '';
+  const setup = operation.path.startsWith('/v1/setup-intents')
+    ? (await request(testApp.app).post('/v1/setup-intents').set(testApp.as(location)).send({ customerId: customer }).expect(201)).body
+    : { id: '', sessionSecret: '' };
   const settles = ['/v1/batches', '/v1/payouts', '/v1/sandbox/payouts', '/v1/reports'].some((prefix) => operation.path.startsWith(prefix));
   // Money that moved today (today's open batch), and for the payouts' operations a day closed with its payout.
   const settled = settles ? await paidAndSettled(customer, card, operation.path.includes('payouts')) : { batchId: '', payoutId: '' };
@@ -117,6 +123,8 @@ async function freshRecords(operation: Operation<never>): Promise<Records> {
     endpointId: endpoint.body.id,
     ...settled,
     disputeId,
+    setupIntentId: setup.id,
+    setupSecret: setup.sessionSecret,
   };
 }
 
@@ -177,6 +185,7 @@ function parameterValue(operation: Operation<never>, parameter: string, records:
   }
   if (parameter === 'id' && /^\/v1\/(sandbox\/)?disputes/.test(operation.path)) return records.disputeId;
   if (parameter === 'id' && operation.path.startsWith('/v1/payment-intents')) return records.intentId;
+  if (parameter === 'id' && operation.path.startsWith('/v1/setup-intents')) return records.setupIntentId;
   if (parameter === 'id' && operation.path.startsWith('/v1/events')) return records.eventId;
   if (parameter === 'id' && operation.path.startsWith('/v1/webhook-endpoints')) return records.endpointId;
   if (parameter === 'id' && operation.path.startsWith('/v1/batches')) return records.batchId;
@@ -210,6 +219,7 @@ function requestOf(operation: Operation<never>, records: Records): { path: strin
   // The disputes lists' first pages: the example's cursor is no dispute of the location.
   if (['/v1/disputes', '/v1/payment-intents/{id}/disputes'].includes(operation.path)) delete query.startingAfter;
   if (operation.path === '/v1/customers/{id}/mandates' && 'startingAfter' in query) query.startingAfter = records.mandateId;
+  if (operation.path === '/v1/setup-intents' && 'startingAfter' in query) query.startingAfter = records.setupIntentId;
   // The location's newest event is the customer's (the last record made for it before the read).
   if (['/v1/events', '/v1/customers/{id}/events'].includes(operation.path) && 'startingAfter' in query) query.startingAfter = records.eventId;
   if (operation.path === '/v1/webhook-endpoints' && 'startingAfter' in query) query.startingAfter = records.endpointId;
@@ -240,7 +250,17 @@ function call(operation: Operation<never>, records: Records, headers: Headers): 
 }
 
 async function rowCounts(): Promise<number[]> {
-  const tables = ['customers', 'payment_methods', 'default_payment_methods', 'payment_intents', 'events', 'webhook_endpoints', 'webhook_deliveries'];
+  const tables = [
+    'customers',
+    'payment_methods',
+    'default_payment_methods',
+    'payment_intents',
+    'events',
+    'webhook_endpoints',
+    'webhook_deliveries',
+    'setup_intents',
+    'mandates',
+  ];
   const counts = await Promise.all(tables.map((table) => testApp.db.knex(table).count<{ count: string }[]>('* as count')));
   const canceled = await testApp.db.knex('payment_intents').where({ status: 'CANCELED' }).count<{ count: string }[]>('* as count');
   return [...counts, canceled].map((rows) => Number(rows[0]?.count));
@@ -274,7 +294,9 @@ describe.each(API_OPERATIONS.map((operation) => ({ name: `${operation.method.toU
     it(`succeeds with ${SCOPE.integrationRead} and the session secret of its record`, async () => {
       const records = await freshRecords(operation);
       const token = await testApp.tokenFor({ scopes: [SCOPE.integrationRead], locations: [location] });
-      const response = await call(operation, records, { Authorization: `Bearer ${token}`, 'Platform-Session-Secret': records.sessionSecret });
+      // A setup intent's operations take its own secret (SI_), the others the payment intent's (PI_).
+      const secret = operation.path.startsWith('/v1/setup-intents') ? records.setupSecret : records.sessionSecret;
+      const response = await call(operation, records, { Authorization: `Bearer ${token}`, 'Platform-Session-Secret': secret });
       expect(successes(operation)).toContain(response.status);
     });
   }

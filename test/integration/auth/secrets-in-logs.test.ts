@@ -57,6 +57,22 @@ it('a full run of requests leaves no bearer token, client secret or session secr
       .expect(status);
   }
 
+  // A setup intent's SI_ secret, used by the browser to read and confirm it.
+  const setup = await request(testApp.app)
+    .post('/v1/setup-intents')
+    .set('Authorization', `Bearer ${jsonToken}`)
+    .set(LOCATION_HEADER, location)
+    .send({ customerId: created.body.id })
+    .expect(201);
+  const setupSecret: string = setup.body.sessionSecret;
+  await request(testApp.app)
+    .post(`/v1/setup-intents/${setup.body.id}/confirm`)
+    .set('Authorization', `Bearer ${browserToken}`)
+    .set(LOCATION_HEADER, location)
+    .set('Platform-Session-Secret', setupSecret)
+    .send({ type: 'CARD', card: { type: 'VISA', lastFour: '4242', expiry: { month: '03', year: '2031' } } })
+    .expect(200);
+
   // A webhook endpoint's secret, when made, rotated, and (by mistake) logged as the record it is stored in.
   const endpoint = await request(testApp.app)
     .post('/v1/webhook-endpoints')
@@ -89,6 +105,7 @@ it('a full run of requests leaves no bearer token, client secret or session secr
     TEST_CLIENT.clientSecret,
     'guess-41c9',
     sessionSecret.split('_SECRET_')[1],
+    setupSecret.split('_SECRET_')[1],
     ...webhookSecrets,
     'c2lnbmF0dXJl',
   ]) {

@@ -48,6 +48,8 @@ it('the sandbox clock runs every timed rule of every module, and the worker swee
     'unpaid payment intents expired',
     'authorizations past their capture window voided',
     'payment intents left PROCESSING settled',
+    'unfinished setup intents expired',
+    'setup intents left PROCESSING settled',
     'PENDING refunds settled',
     "sandbox dispute cards' disputes opened",
     'disputes past their deadline moved',
@@ -72,6 +74,6 @@ it('no sandbox clock, and none of its work, with another processor', () => {
   const other = { ...parts, processor: Object.assign(Object.create(parts.processor) as SandboxProcessor, { name: 'another' }) };
   const { services, background } = buildModules({ ...other, settings: { ...parts.settings, webhookDelivery: undefined } } as ModuleParts);
   expect(services.sandboxClock).toBeUndefined();
-  // A sweep per timed rule (nine: the sandbox's dispute cards are the sandbox's), and neither the dispatcher nor the clock's sweep.
-  expect(background).toHaveLength(9);
+  // A sweep per timed rule (eleven: the sandbox's dispute cards are the sandbox's), and neither the dispatcher nor the clock's sweep.
+  expect(background).toHaveLength(11);
 });

@@ -43,6 +43,12 @@ describe('resealSecrets', () => {
         ).body,
       );
     }
+    // And a setup intent's SI_ secret, sealed the same way.
+    const customer = (await request(testApp.app).post('/v1/customers').set(testApp.as(location)).send({}).expect(200)).body.id as string;
+    const setup = (await request(testApp.app).post('/v1/setup-intents').set(testApp.as(location)).send({ customerId: customer }).expect(201)).body as {
+      id: string;
+      sessionSecret: string;
+    };
     // One from before encryption: its secret in clear.
     const legacy = intents[0] as { id: string; sessionSecret: string };
     await testApp.db.knex('payment_intents').where({ location_id: location, id: legacy.id }).update({ session_secret: legacy.sessionSecret });
@@ -53,6 +59,10 @@ describe('resealSecrets', () => {
 
     expect(counts.webhook_endpoints).toBeGreaterThanOrEqual(2);
     expect(counts.payment_intents).toBeGreaterThanOrEqual(7);
+    expect(counts.setup_intents).toBeGreaterThanOrEqual(1);
+    expect(await testApp.db.knex('setup_intents').where({ location_id: location, id: setup.id }).first('session_secret')).toEqual({
+      session_secret: expect.stringMatching(new RegExp(`^enc1:${next.current}:`)),
+    });
     const endpointRow = await testApp.db.knex('webhook_endpoints').where({ location_id: location, id: endpoint.id }).first('secret', 'previous_secret');
     expect(endpointRow.secret).toMatch(new RegExp(`^enc1:${next.current}:`));
     expect(endpointRow.previous_secret).toMatch(new RegExp(`^enc1:${next.current}:`));
@@ -67,6 +77,9 @@ describe('resealSecrets', () => {
     // The old key can now leave the keyring: nothing is sealed under it any more.
     useSecretBox(new SecretBox({ current: next.current, keys: { [next.current]: next.keys[next.current] as string } }));
     for (const intent of intents) await request(testApp.app).get(`/v1/payment-intents/${intent.id}`).set(testApp.as(location)).expect(200);
-    expect(await resealSecrets(testApp.db.knex, secretBox())).toEqual({ webhook_endpoints: 0, payment_intents: 0 });
+    expect((await request(testApp.app).get(`/v1/setup-intents/${setup.id}`).set(testApp.as(location)).expect(200)).body.sessionSecret).toBe(
+      setup.sessionSecret,
+    );
+    expect(await resealSecrets(testApp.db.knex, secretBox())).toEqual({ webhook_endpoints: 0, payment_intents: 0, setup_intents: 0 });
   });
 });
