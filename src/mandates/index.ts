@@ -6,6 +6,7 @@
  */
 export {
   CONSENT_CHANNELS,
+  consentFromColumns,
   STANDING_INSTRUCTION_TYPES,
   type ConsentRecord,
   type MandateCard,

@@ -18,6 +18,25 @@ export interface ConsentRecord {
   userAgent: string | null;
 }
 
+/** A consent's columns, as a mandate's row and a setup intent's keep them. */
+export interface ConsentColumns {
+  consent_accepted_at: Date | string;
+  consent_text_version: string;
+  consent_channel: ConsentChannel | null;
+  consent_ip_address: string | null;
+  consent_user_agent: string | null;
+}
+
+export function consentFromColumns(row: ConsentColumns): ConsentRecord {
+  return {
+    acceptedAt: new Date(row.consent_accepted_at),
+    textVersion: row.consent_text_version,
+    channel: row.consent_channel,
+    ipAddress: row.consent_ip_address,
+    userAgent: row.consent_user_agent,
+  };
+}
+
 /** What a charge needs of a card: an ACTIVE mandate keeps it, for when the payor removes the card. */
 export interface MandateCard {
   brand: string;

@@ -4,7 +4,14 @@ import type { WriteContext } from '../change-log/write-context';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { isInTransaction } from '../platform/db/in-transaction';
 import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
-import type { ConsentChannel, MandateCard, MandateRecord, MandateStatus, StandingInstructionType } from './mandate-record';
+import {
+  consentFromColumns,
+  type ConsentChannel,
+  type MandateCard,
+  type MandateRecord,
+  type MandateStatus,
+  type StandingInstructionType,
+} from './mandate-record';
 import { toMandate } from './mandates.schemas';
 
 export type { MandateRecord } from './mandate-record';
@@ -57,13 +64,7 @@ function toRecord(row: MandateRow): MandateRecord {
     standingInstructionType: row.standing_instruction_type,
     status: row.status,
     maxAmount: row.max_amount,
-    consent: {
-      acceptedAt: new Date(row.consent_accepted_at),
-      textVersion: row.consent_text_version,
-      channel: row.consent_channel,
-      ipAddress: row.consent_ip_address,
-      userAgent: row.consent_user_agent,
-    },
+    consent: consentFromColumns(row),
     card: row.card,
     createdAt: new Date(row.created_at),
     revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),

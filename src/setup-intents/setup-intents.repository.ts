@@ -3,7 +3,7 @@ import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
 import { runSweep, sweepStatement } from '../platform/db/sweep-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
-import type { ConsentRecord, StandingInstructionType } from '../mandates';
+import { consentFromColumns, type ConsentRecord, type StandingInstructionType } from '../mandates';
 import type { PaymentError } from '../payment-processor/payment-processor';
 import type { SetupCancellationReason, SetupCard, SetupIntentChanges, SetupIntentRecord, SetupUsage } from './setup-intent-record';
 import type { SetupIntentStatus } from './setup-intent-status';
@@ -76,13 +76,7 @@ function toRecord(row: SetupIntentRow): SetupIntentRecord {
             standingInstructionType: row.standing_instruction_type,
             contextName: row.context_name,
             maxAmount: row.max_amount,
-            consent: {
-              acceptedAt: new Date(row.consent_accepted_at),
-              textVersion: row.consent_text_version,
-              channel: row.consent_channel,
-              ipAddress: row.consent_ip_address,
-              userAgent: row.consent_user_agent,
-            },
+            consent: consentFromColumns({ ...row, consent_accepted_at: row.consent_accepted_at, consent_text_version: row.consent_text_version }),
           },
     sessionSecret: secretBox().open(row.session_secret, secretContext(TABLE, row.location_id, row.id)),
     status: row.status,
