@@ -2,6 +2,16 @@ import pg from 'pg';
 import type { Logger } from '../logger';
 import { accepts, type DatabaseHosts, type ServerState } from './database-hosts';
 
+/** A host's state in words, for the error that says why no host would do. */
+function describe(state: ServerState): string {
+  return `${state.inRecovery ? 'a standby' : 'not in recovery'}, ${state.readOnly ? 'read-only' : 'read-write'}`;
+}
+
+/** An error's message alone (a driver's own words: the host's address at most, never a password). */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 const STATE = "select pg_is_in_recovery() as in_recovery, current_setting('transaction_read_only') = 'on' as read_only";
 
 /**
@@ -14,14 +24,19 @@ const STATE = "select pg_is_in_recovery() as in_recovery, current_setting('trans
  * (`isStale` is their configuration's expiration check). That is how the
  * service follows a failover.
  *
- * Each host has its own time to answer, as libpq gives each connect_timeout:
- * the URL's, else an equal share of the acquire timeout, so a first host
- * that accepts and never answers leaves the others time within one acquire
- * (before, it took the whole acquire timeout and the start failed).
+ * Every host is asked at once (libpq asks them one after another), each with
+ * its own time to answer: the URL's connect_timeout, else half the acquire
+ * timeout, so a host that accepts and never answers is passed by within one
+ * acquire and a primary just promoted, busy with its first checkpoint, still
+ * has the time to say so. The choice is libpq's all the same: the first
+ * acceptable host in the URL's order. Acquires that find the host stale
+ * together share one look (during a failover every pooled connection fails
+ * at once, and each used to ask every host on its own).
  */
 export class PrimaryFinder {
   private current = 0;
   private stale = true;
+  private looking: Promise<string> | undefined;
   private readonly perHostTimeoutMs: number;
 
   constructor(
@@ -29,18 +44,27 @@ export class PrimaryFinder {
     acquireTimeoutMs: number,
     private readonly logger?: Logger,
   ) {
-    this.perHostTimeoutMs = hosts.connectTimeoutMs ?? Math.max(1, Math.floor(acquireTimeoutMs / hosts.urls.length));
+    this.perHostTimeoutMs = hosts.connectTimeoutMs ?? Math.max(1, Math.floor(acquireTimeoutMs / 2));
   }
 
   /** The URL new connections use; throws when no host is acceptable. */
-  async url(): Promise<string> {
-    if (!this.stale) return this.hosts.urls[this.current] as string;
+  url(): Promise<string> {
+    if (!this.stale) return Promise.resolve(this.hosts.urls[this.current] as string);
+    this.looking ??= this.look().finally(() => {
+      this.looking = undefined;
+    });
+    return this.looking;
+  }
+
+  /** Every host's state at once, then the first acceptable one in the URL's order (from the one in use, as libpq goes on from it). */
+  private async look(): Promise<string> {
     const passes = this.hosts.target === 'prefer-standby' ? (['first', 'second'] as const) : (['first'] as const);
     const count = this.hosts.urls.length;
+    const found = await Promise.all(this.hosts.urls.map((url) => this.stateOf(url)));
     for (const pass of passes) {
       for (let step = 0; step < count; step += 1) {
         const index = (this.current + step) % count;
-        const state = await this.stateOf(this.hosts.urls[index] as string);
+        const state = found[index]?.state;
         if (state !== undefined && accepts(this.hosts.target, state, pass)) {
           if (index !== this.current) this.logger?.warn({ host: index + 1, of: count }, 'the database connections go to another host of DATABASE_URL');
           this.current = index;
@@ -49,7 +73,9 @@ export class PrimaryFinder {
         }
       }
     }
-    throw new Error(`no host of DATABASE_URL is reachable and ${this.hosts.target} (${count} tried)`);
+    // What each host said, so that an operator reads why none would do (no address or credential is in it).
+    const said = found.map((answer, index) => `host ${index + 1}: ${answer.why ?? describe(answer.state as ServerState)}`).join('; ');
+    throw new Error(`no host of DATABASE_URL is reachable and ${this.hosts.target} (${said})`);
   }
 
   /** A connection failed to open, was refused as read-only or lost its server: the next connection looks for the host again. */
@@ -62,7 +88,8 @@ export class PrimaryFinder {
     return this.stale;
   }
 
-  private async stateOf(url: string): Promise<ServerState | undefined> {
+  /** The host's state, or why there is none (it did not answer, or refused the connection). */
+  private async stateOf(url: string): Promise<{ state?: ServerState; why?: string }> {
     const client = new pg.Client({
       connectionString: url,
       connectionTimeoutMillis: this.perHostTimeoutMs,
@@ -78,9 +105,9 @@ export class PrimaryFinder {
       connected = true;
       const { rows } = await client.query<{ in_recovery: boolean; read_only: boolean }>(STATE);
       const row = rows[0];
-      return row === undefined ? undefined : { inRecovery: row.in_recovery, readOnly: row.read_only };
-    } catch {
-      return undefined;
+      return row === undefined ? { why: 'no answer to the state query' } : { state: { inRecovery: row.in_recovery, readOnly: row.read_only } };
+    } catch (error) {
+      return { why: connected ? `the state query failed (${messageOf(error)})` : `not reachable (${messageOf(error)})` };
     } finally {
       // end() of a client that never connected waits for ever: its socket is already gone.
       if (connected) await client.end().catch(() => undefined);

@@ -1,22 +1,48 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { freePort } from './free-port';
 
 /**
  * A real pg_auto_failover formation of the test's own (Debian's
  * pg_auto_failover 2.0: postgresql-15-auto-failover and
- * pg-auto-failover-cli): a monitor, a primary and a secondary, each run by
- * its own `pg_autoctl ... --run` keeper, on free ports in a temporary folder,
- * as the postgres OS user when the tests run as root (pg_autoctl refuses
- * root). The secondary replicates synchronously (the default with one).
+ * pg-auto-failover-cli): a monitor, a primary and its secondaries (two by
+ * default, the documented production shape: `number_sync_standbys` 1, so a
+ * commit waits for either one and the loss of one never stops writes), each
+ * run by its own `pg_autoctl ... --run` keeper, on free ports in a temporary
+ * folder, as the postgres OS user when the tests run as root (pg_autoctl
+ * refuses root). The monitor and the keepers run with FAILOVER_SETTINGS.
  */
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 const PG_AUTOCTL = '/usr/bin/pg_autoctl';
 /** util-linux's runuser, by its path: the keepers' PATH is only PostgreSQL's and the system's bin folders. */
 const RUNUSER = '/usr/sbin/runuser';
+
+/**
+ * What decides how fast the formation fails over (docs/deployment.md,
+ * High availability, has each one's trade-off): the monitor's health checks
+ * and the time after which a silent node is unhealthy, how long the monitor
+ * waits for a lost primary to have demoted itself before it promotes
+ * another, and (on each keeper) how long a primary that lost the monitor
+ * and its secondaries waits before it demotes itself, which must stay below
+ * the monitor's wait so that two primaries never take writes at once.
+ */
+export const FAILOVER_SETTINGS = {
+  monitor: {
+    'pgautofailover.health_check_period': 1000,
+    'pgautofailover.health_check_timeout': 1000,
+    'pgautofailover.health_check_max_retries': 1,
+    'pgautofailover.health_check_retry_delay': 500,
+    'pgautofailover.node_considered_unhealthy_timeout': 2000,
+    'pgautofailover.primary_demote_timeout': 3000,
+  },
+  keeper: {
+    'timeout.network_partition_timeout': 2,
+  },
+} as const;
 
 export interface FormationNode {
   name: string;
@@ -64,10 +90,22 @@ async function postgresUser(): Promise<{ uid: number; gid: number }> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Statements run in turn on a local server of the formation, as the postgres user (trusted on 127.0.0.1). */
+async function sql(port: number, database: string, statements: readonly string[]): Promise<void> {
+  const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /** A node that takes writes: `primary`, or `wait_primary` (a primary whose secondary is gone, synchronous replication relaxed). */
 const isPrimary = (state: NodeState) => (state.reported === 'primary' || state.reported === 'wait_primary') && state.reported === state.goal;
 
-export async function startFormation(): Promise<Formation> {
+export async function startFormation(options: { secondaries?: number } = {}): Promise<Formation> {
+  const secondaries = options.secondaries ?? 2;
   const root = mkdtempSync(path.join(os.tmpdir(), 'cpp-formation-'));
   chmodSync(root, 0o755);
   const asRoot = process.getuid?.() === 0;
@@ -94,7 +132,10 @@ export async function startFormation(): Promise<Formation> {
   const keepers = new Map<string, ChildProcess>();
   const keep = (name: string, args: string[]) => {
     const [file, argv] = command(args);
-    const child = spawn(file, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'ignore'], detached: true });
+    // Its own words in a file of the formation's folder: a keeper that gives up says why there (the monitor's is read on a timeout).
+    const log = openSync(path.join(root, `${name}.log`), 'a');
+    const child = spawn(file, argv, { env: { ...process.env, ...env }, stdio: ['ignore', log, log], detached: true });
+    closeSync(log);
     keepers.set(name, child);
   };
 
@@ -124,9 +165,47 @@ export async function startFormation(): Promise<Formation> {
     }
   };
   // Its initdb and extension take about a minute on a quiet machine of two cores, and more on a busy one (90 s was once not enough in CI).
-  await until('the monitor', async () => (await autoctl(['show', 'state', '--pgdata', monitorData, '--json'])).trim().startsWith('['), 240_000);
+  try {
+    // Asked only once its Postgres runs: a `show state` racing the keeper's own start makes the same state folder, and the
+    // keeper, finding it made (EEXIST), gives up ("Failed to create state directory"): the formation never came up.
+    await until(
+      'the monitor',
+      async () =>
+        existsSync(path.join(monitorData, 'postmaster.pid')) && (await autoctl(['show', 'state', '--pgdata', monitorData, '--json'])).trim().startsWith('['),
+      240_000,
+    );
+  } catch (error) {
+    const said = readFileSync(path.join(root, 'monitor.log'), 'utf8').split('\n').slice(-15).join('\n');
+    for (const child of keepers.values()) if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+    throw new Error(`${(error as Error).message}; its keeper said:\n${said}`, { cause: error });
+  }
 
   const nodes: FormationNode[] = [];
+  /** Every keeper and server of the formation stopped, and its folder removed: on close, and when it fails to start. */
+  const close = async () => {
+    for (const node of nodes) await autoctl(['stop', '--pgdata', node.pgdata, '--immediate']).catch(() => undefined);
+    await autoctl(['stop', '--pgdata', monitorData, '--immediate']).catch(() => undefined);
+    // Each keeper leads a process group of its own (spawned detached): the group goes, its helpers with it.
+    for (const child of keepers.values()) {
+      if (child.pid === undefined) continue;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    // Any postmaster still up (a keeper killed before it stopped its Postgres), by its own pid file.
+    for (const pgdata of [monitorData, ...nodes.map((node) => node.pgdata)]) {
+      try {
+        process.kill(Number(readFileSync(path.join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGKILL');
+      } catch {
+        // not running
+      }
+    }
+    await sleep(500);
+    rmSync(root, { recursive: true, force: true });
+  };
   const startNodeKeeper = (node: FormationNode) =>
     keep(node.name, [
       'create',
@@ -174,12 +253,33 @@ export async function startFormation(): Promise<Formation> {
       timeoutMs,
     );
 
-  for (const name of ['node1', 'node2']) {
-    const node = { name, port: await freePort(), pgdata: path.join(root, name) };
-    nodes.push(node);
-    startNodeKeeper(node);
-    // One at a time: the first becomes the primary, the second its secondary.
-    await settled();
+  try {
+    // The monitor's settings, in its postgresql.auto.conf (ALTER SYSTEM's file), read on a reload.
+    await sql(
+      monitorPort,
+      'pg_auto_failover',
+      Object.entries(FAILOVER_SETTINGS.monitor).map(([name, value]) => `alter system set ${name} = ${value}`),
+    );
+    await sql(monitorPort, 'pg_auto_failover', ['select pg_reload_conf()']);
+
+    for (let index = 1; index <= secondaries + 1; index += 1) {
+      const node = { name: `node${index}`, port: await freePort(), pgdata: path.join(root, `node${index}`) };
+      nodes.push(node);
+      startNodeKeeper(node);
+      // One at a time: the first becomes the primary, the others its secondaries.
+      await settled();
+      // Each keeper's own timeouts, in its configuration file, read on a reload.
+      for (const [name, value] of Object.entries(FAILOVER_SETTINGS.keeper)) await autoctl(['config', 'set', '--pgdata', node.pgdata, name, String(value)]);
+      await autoctl(['reload', '--pgdata', node.pgdata]);
+    }
+    if (secondaries > 1) {
+      // Options before the value: pg_autoctl reads what follows the value as part of it.
+      await autoctl(['set', 'formation', 'number-sync-standbys', '--monitor', monitorUrl, '--formation', 'default', '1']);
+      await settled();
+    }
+  } catch (error) {
+    await close();
+    throw error;
   }
 
   const primary = async (timeoutMs = 60_000): Promise<FormationNode> => {
@@ -244,28 +344,6 @@ export async function startFormation(): Promise<Formation> {
     async startNode(node) {
       keep(node.name, ['run', '--pgdata', node.pgdata]);
     },
-    async close() {
-      for (const node of nodes) await autoctl(['stop', '--pgdata', node.pgdata, '--immediate']).catch(() => undefined);
-      await autoctl(['stop', '--pgdata', monitorData, '--immediate']).catch(() => undefined);
-      // Each keeper leads a process group of its own (spawned detached): the group goes, its helpers with it.
-      for (const child of keepers.values()) {
-        if (child.pid === undefined) continue;
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // gone already
-        }
-      }
-      // Any postmaster still up (a keeper killed before it stopped its Postgres), by its own pid file.
-      for (const pgdata of [monitorData, ...nodes.map((node) => node.pgdata)]) {
-        try {
-          process.kill(Number(readFileSync(path.join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGKILL');
-        } catch {
-          // not running
-        }
-      }
-      await sleep(500);
-      rmSync(root, { recursive: true, force: true });
-    },
+    close,
   };
 }
