@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../../src/platform/db/database';
 import { migrateToLatest } from '../../src/platform/db/migration-source';
 import { createLogger } from '../../src/platform/logger';
-import { saveTemplate, templatePath } from './pglite-template';
+import { saveTemplate, templatePath, withoutDatabases } from './pglite-template';
 
 /**
  * Jest's global set-up for `npm test`: the migrated template every test
@@ -17,8 +17,15 @@ export default async function makePgliteTemplate(): Promise<void> {
   try {
     await migrateToLatest(knex);
     const pglite = (knex.client as { config: { connection: { pglite: PGlite } } }).config.connection.pglite;
+    const templates = await knex('pg_database').select<{ oid: number }[]>(knex.raw('oid::int as oid')).whereIn('datname', ['template0', 'template1']);
     // Uncompressed: larger on disk, but each copy starts without gunzipping it first.
-    saveTemplate(Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+    const dump = Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer());
+    saveTemplate(
+      withoutDatabases(
+        dump,
+        templates.map(({ oid }) => oid),
+      ),
+    );
   } finally {
     await knex.destroy();
   }

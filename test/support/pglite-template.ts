@@ -11,8 +11,13 @@ import path from 'node:path';
  */
 const MIGRATIONS = path.resolve(__dirname, '../../migrations');
 
+/** What the template holds beside the migrated schema; changed when its making changes. */
+const TEMPLATE_MAKING = 'migrated, without template0 and template1';
+
 export function templatePath(): string {
   const hash = createHash('sha256');
+  // And how it is made: a template of an older making is not taken for this one.
+  hash.update(TEMPLATE_MAKING);
   for (const name of readdirSync(MIGRATIONS).sort()) hash.update(name).update(readFileSync(path.join(MIGRATIONS, name)));
   return path.join(os.tmpdir(), `cpp-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
 }
@@ -34,4 +39,33 @@ export function saveTemplate(dump: Buffer): void {
   const partial = `${file}.${process.pid}.partial`;
   writeFileSync(partial, dump);
   renameSync(partial, file);
+}
+
+const TAR_BLOCK = 512;
+
+/**
+ * A data folder's tar (PGlite's dumpDataDir) without the files under
+ * base/<oid>/ of the databases named: PGlite reads every file of the tar into
+ * its memory at each start, header by header in JavaScript, and template0 and
+ * template1 are more than half of them. Nothing the tests run creates a
+ * database, so no copy needs them.
+ */
+export function withoutDatabases(tar: Buffer, oids: readonly number[]): Buffer {
+  const dropped = new RegExp(`^/?base/(${oids.join('|')})(/|$)`);
+  const kept: Buffer[] = [];
+  for (let offset = 0; offset + TAR_BLOCK <= tar.length;) {
+    const header = tar.subarray(offset, offset + TAR_BLOCK);
+    if (header.every((byte) => byte === 0)) break;
+    const field = (start: number, length: number) =>
+      header
+        .subarray(start, start + length)
+        .toString('latin1')
+        .replace(/\0.*$/s, '');
+    const size = Number.parseInt(field(124, 12).trim() || '0', 8);
+    const span = TAR_BLOCK + Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
+    if (!dropped.test(field(0, 100))) kept.push(tar.subarray(offset, offset + span));
+    offset += span;
+  }
+  // A tar ends with two empty blocks.
+  return Buffer.concat([...kept, Buffer.alloc(2 * TAR_BLOCK)]);
 }
