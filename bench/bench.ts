@@ -185,15 +185,14 @@ function measure(
 /**
  * Servers under the same load, in turns: each round runs each server once,
  * in order, for --rounds rounds (each warmed up once), so a slow spell of
- * the machine falls on all of them; each figure is the median of its rounds,
- * or with `pooled` its latency percentiles over every answer of its rounds
- * (rounds.ts, withPooledLatencies).
+ * the machine falls on all of them; each figure's throughput and CPU are the
+ * medians of its rounds, its latency percentiles are taken over every answer
+ * of its rounds (rounds.ts, withPooledLatencies).
  */
 async function measureEachInTurns(
   context: Context,
   turns: ReadonlyArray<{ server: RunningServer; source: RequestSource }>,
   connections: number,
-  { pooled = false }: { pooled?: boolean } = {},
 ): Promise<LoadFigures[]> {
   const { rounds: roundCount, durationSeconds, warmupSeconds } = context.options;
   const measured = turns.map(() => ({ rounds: [] as LoadFigures[], latenciesMs: [] as number[] }));
@@ -202,7 +201,7 @@ async function measureEachInTurns(
       const warmup = round === 0;
       const next = await source(durationSeconds + (warmup ? warmupSeconds : 0));
       const turn = measured[index] as (typeof measured)[number];
-      turn.rounds.push(await measure(context, server, connections, next, warmup, pooled ? (ms) => turn.latenciesMs.push(ms) : undefined));
+      turn.rounds.push(await measure(context, server, connections, next, warmup, (ms) => turn.latenciesMs.push(ms)));
     }
   }
   return measured.map(({ rounds, latenciesMs }) => withPooledLatencies(medianOfRounds(rounds), latenciesMs));
@@ -262,7 +261,10 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
 
   for (const connections of options.connections) {
     say(`(a) bare Express @${connections}`);
-    results.bareExpress.push(await measure(context, bare, connections, requests[1]));
+    const bareLatenciesMs: number[] = [];
+    results.bareExpress.push(
+      withPooledLatencies(await measure(context, bare, connections, requests[1], true, (ms) => bareLatenciesMs.push(ms)), bareLatenciesMs),
+    );
     for (const scenario of SCENARIOS.filter(({ id }) => options.scenarios.includes(id))) {
       await quiesce(context);
       say(`scenario ${scenario.id} (${scenario.name}) @${connections}`);
@@ -404,7 +406,8 @@ async function measureWebhookTurn(
   const endpoints = await createLagEndpoints(service, token, receiver.url, count);
   receiver.reset();
   say(`webhook lag: the mix with ${count} endpoint${count === 1 ? '' : 's'} @${connections}`);
-  const figures = await measure(context, service, connections, mix, warmup);
+  const latenciesMs: number[] = [];
+  const figures = await measure(context, service, connections, mix, warmup, (ms) => latenciesMs.push(ms));
   const ids = endpoints.map(({ id }) => id);
   await waitFor(
     context,
@@ -426,6 +429,7 @@ async function measureWebhookTurn(
     pending: countOf('PENDING'),
     duplicates: receiver.duplicates(),
     lags: receiver.lags(),
+    latenciesMs,
   };
   await withClient(context.database.url, (client) => client.query('delete from webhook_endpoints where id = any($1::uuid[])', [ids]));
   return { figures, ...seen };
@@ -448,10 +452,11 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
     await quiesce(context);
     const token = await accessToken(service);
     const mix = scenarioRequests(options.customers, token)[6];
-    const without: LoadFigures[] = [];
+    const without = { rounds: [] as LoadFigures[], latenciesMs: [] as number[] };
     const turns = WEBHOOK_ENDPOINT_COUNTS.map((endpoints) => ({
       endpoints,
       figures: [] as LoadFigures[],
+      latenciesMs: [] as number[],
       lags: [] as number[],
       delivered: 0,
       failed: 0,
@@ -460,10 +465,11 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
     }));
     for (let round = 0; round < options.rounds; round += 1) {
       say(`webhook lag: the mix with no endpoint @${connections}`);
-      without.push(await measure(context, service, connections, mix, round === 0));
+      without.rounds.push(await measure(context, service, connections, mix, round === 0, (ms) => without.latenciesMs.push(ms)));
       for (const turn of turns) {
         const seen = await measureWebhookTurn(context, { service, token, mix, connections }, receiver, turn.endpoints, round === 0);
         turn.figures.push(seen.figures);
+        for (const ms of seen.latenciesMs) turn.latenciesMs.push(ms);
         turn.lags.push(...seen.lags);
         turn.delivered += seen.delivered;
         turn.failed += seen.failed;
@@ -473,10 +479,10 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
     }
     results.webhookLag = {
       connections,
-      withoutEndpoints: medianOfRounds(without),
-      withEndpoints: turns.map(({ endpoints, figures, lags, delivered, failed, pending, duplicates }) => ({
+      withoutEndpoints: withPooledLatencies(medianOfRounds(without.rounds), without.latenciesMs),
+      withEndpoints: turns.map(({ endpoints, figures, latenciesMs, lags, delivered, failed, pending, duplicates }) => ({
         endpoints,
-        figures: medianOfRounds(figures),
+        figures: withPooledLatencies(medianOfRounds(figures), latenciesMs),
         delivered,
         failed,
         pending,
@@ -547,7 +553,6 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
         context,
         sizes.flatMap((size) => [size.service, size.handWritten].map((server) => ({ server, source: always(size.requests[id]) }))),
         connections,
-        { pooled: true },
       );
       for (const [index, size] of sizes.entries()) {
         const [service, floor] = [figures[2 * index], figures[2 * index + 1]];
@@ -570,7 +575,6 @@ async function measureGrowth(context: Context, results: BenchResults): Promise<v
         context,
         reads.map(({ size, next }) => ({ server: size.service, source: always(next) })),
         connections,
-        { pooled: true },
       );
       for (const [index, { size, next }] of reads.entries()) {
         size.step.reads.push({

@@ -29,7 +29,7 @@ export function markdownReport(results: BenchResults): string {
             .join(', ')})`
         : ''
     }; load generator on the same machine.`,
-    `Run: \`${results.command}\` on ${results.date}: ${settings.customers.toLocaleString('en-US')} customers (seeded in ${results.seedSeconds.toFixed(1)} s), ${settings.warmupSeconds} s warm-up, then ${settings.rounds === 1 ? `${settings.durationSeconds} s per figure` : `${settings.rounds} rounds of ${settings.durationSeconds} s in turns ${results.growth ? 'of both sizes and their floors' : 'with the ceiling'}, figures are medians`}, DB_POOL_MAX=${settings.dbPoolMax}.`,
+    `Run: \`${results.command}\` on ${results.date}: ${settings.customers.toLocaleString('en-US')} customers (seeded in ${results.seedSeconds.toFixed(1)} s), ${settings.warmupSeconds} s warm-up, then ${settings.rounds === 1 ? `${settings.durationSeconds} s per figure` : `${settings.rounds} rounds of ${settings.durationSeconds} s in turns ${results.growth ? 'of both sizes and their floors' : 'with the ceiling'}, throughput and CPU are the medians of the rounds, latency percentiles are over every answer of them`}, DB_POOL_MAX=${settings.dbPoolMax}.`,
     '',
     '| # | scenario | conn | req/s | p50 ms | p90 ms | p99 ms | errors | non-2xx | CPU µs/req | hand-written req/s | p99 ms | CPU µs/req | req/s vs (b) | p99 vs (b) | req/s vs (a) |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
