@@ -1,13 +1,17 @@
 /**
  * The hand-written equivalents of a customer's lifetime writes, each with
  * its events in one transaction: a card's renewal (PATCH), a customer's
- * erasure (DELETE), and a webhook endpoint's creation (which records no event).
+ * erasure (DELETE), and a webhook endpoint's creation (which records no
+ * event, and takes the location's cap lock and seals its secret as the service does).
  */
 import { randomBytes } from 'node:crypto';
 import express, { type Express } from 'express';
 import type { PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { inTransaction, insertEvents, location, pool, verify, type HandWrittenEvent } from './hand-written-common';
+import { inTransaction, insertEvents, location, open, seal, verify, type HandWrittenEvent } from './hand-written-common';
+
+/** The service's WEBHOOK_MAX_ENDPOINTS_PER_LOCATION default. */
+const ENDPOINT_CAP = 16;
 
 interface CardRow {
   id: string;
@@ -139,19 +143,29 @@ export function registerLifetimeRoutes(app: Express): void {
   app.post('/v1/webhook-endpoints', express.json(), async (request, response) => {
     await verify(request);
     const body = request.body as { url: string; enabledEvents: string[]; description?: string };
-    const { rows } = await pool.query(
-      `insert into webhook_endpoints (location_id, id, url, description, enabled_events, status, secret)
-       values ($1, $2, $3, $4, $5, 'ENABLED', $6) returning id, url, description, enabled_events, status, secret, created_at`,
-      [location(request), uuidv7(), body.url, body.description ?? null, body.enabledEvents, `whsec_${randomBytes(24).toString('base64')}`],
-    );
-    const row = rows[0];
+    const locationId = location(request);
+    const id = uuidv7();
+    const context = `webhook_endpoints:${locationId}:${id}`;
+    // As the service makes one: the location's endpoints locked, the insert held to the cap, the secret sealed at rest.
+    const row = await inTransaction(async (client) => {
+      await client.query(`select pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1, 0))`, [locationId]);
+      const { rows } = await client.query(
+        `insert into webhook_endpoints (location_id, id, url, description, enabled_events, status, secret)
+         select $1, $2, $3, $4, $5, 'ENABLED', $6
+          where (select count(*) from webhook_endpoints where location_id = $1) < $7
+         returning id, url, description, enabled_events, status, secret, created_at`,
+        [locationId, id, body.url, body.description ?? null, body.enabledEvents, seal(`whsec_${randomBytes(24).toString('base64')}`, context), ENDPOINT_CAP],
+      );
+      return rows[0];
+    });
+    if (row === undefined) return void response.status(409).json({ code: 'WEBHOOK_ENDPOINT_LIMIT_REACHED' });
     response.status(201).json({
       id: row.id,
       url: row.url,
       description: row.description,
       enabledEvents: row.enabled_events,
       status: row.status,
-      secret: row.secret,
+      secret: open(row.secret, context),
       createdAt: row.created_at,
     });
   });

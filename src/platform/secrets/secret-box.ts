@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 
 /**
@@ -29,7 +29,8 @@ export const keyringSchema = z.strictObject({
 export type Keyring = z.infer<typeof keyringSchema>;
 
 export class SecretBox {
-  private readonly keys: Map<string, Buffer>;
+  /** Imported once: a cipher made from raw key bytes imports them again each time, three times the cost of the seal itself (docs/performance.md). */
+  private readonly keys: Map<string, KeyObject>;
 
   /**
    * @param origin where the keyring was read from, as an operator names it
@@ -40,7 +41,7 @@ export class SecretBox {
     readonly keyring: Keyring,
     readonly origin = 'a keyring',
   ) {
-    this.keys = new Map(Object.entries(keyring.keys).map(([id, key]) => [id, Buffer.from(key, 'base64')]));
+    this.keys = new Map(Object.entries(keyring.keys).map(([id, key]) => [id, createSecretKey(Buffer.from(key, 'base64'))]));
     if (!this.keys.has(keyring.current)) throw new Error(`the keyring's current key ${keyring.current} is not among its keys`);
   }
 
@@ -52,7 +53,7 @@ export class SecretBox {
   /** `plaintext` sealed under the current key, for the record `context` names. */
   seal(plaintext: string, context: string): string {
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.keyring.current) as Buffer, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.keyring.current) as KeyObject, iv);
     cipher.setAAD(Buffer.from(context));
     const sealed = Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
     return `${PREFIX}:${this.keyring.current}:${sealed.toString('base64url')}`;
