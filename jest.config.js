@@ -35,9 +35,9 @@ module.exports = {
   // over creating one; the third fills the time the process tests wait on their services (docs/performance.md,
   // the test suite's time).
   maxWorkers: 3,
-  // A worker's heap grows by 10 to 20 MB with each file it runs (each file loads the whole service afresh), and
-  // collecting a heap of several hundred MB was a fifth of the suite's CPU: a worker past this after a file is
-  // replaced by a new one (docs/performance.md, the test suite's time).
+  // A worker's heap grows with each file it runs (each file loads the whole service afresh), and collecting a
+  // large heap was much of the suite's CPU: a worker past this after a file is replaced by a new one
+  // (docs/performance.md, the test suite's time, has the figures).
   workerIdleMemoryLimit: '300MB',
   // Every response is held to the OpenAPI document, and the last test checks
   // that every documented operation was exercised (test/support/contract/).

@@ -6,7 +6,7 @@
  * same locks. Nothing else: no request id, log, security headers, location
  * entitlement, rate limit, validation or idempotency.
  */
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
 import { Pool, type PoolClient } from 'pg';
@@ -40,30 +40,6 @@ export async function insertEvents(client: PoolClient, locationId: string, event
       [locationId, uuidv7(), event.type, event.customerId, requestId, 'bench-client', JSON.stringify(event.data)],
     );
   }
-}
-
-/** A key of its own (the service's keyring is not the ceiling's), imported once as the service's secret box does. */
-const SEALING_KEY = createSecretKey(randomBytes(32));
-
-/**
- * A secret sealed as the service seals one at rest (AES-256-GCM, a fresh IV,
- * the record as associated data: src/platform/secrets/secret-box.ts), so a
- * ceiling that stores a secret pays what the service pays.
- */
-export function seal(plaintext: string, context: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', SEALING_KEY, iv);
-  cipher.setAAD(Buffer.from(context));
-  return `enc1:ceiling:${Buffer.concat([iv, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64url')}`;
-}
-
-/** The plaintext of a value `seal` made, as the service opens one to answer it. */
-export function open(sealed: string, context: string): string {
-  const bytes = Buffer.from(sealed.slice('enc1:ceiling:'.length), 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', SEALING_KEY, bytes.subarray(0, 12));
-  decipher.setAAD(Buffer.from(context));
-  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-  return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8');
 }
 
 /** `work` between begin and commit on one pooled connection; rolled back if it throws. */

@@ -8,10 +8,12 @@ import { randomBytes } from 'node:crypto';
 import express, { type Express } from 'express';
 import type { PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { inTransaction, insertEvents, location, open, seal, verify, type HandWrittenEvent } from './hand-written-common';
+import { DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION } from '../../src/platform/config';
+import { SecretBox, secretContext, withNewKey } from '../../src/platform/secrets/secret-box';
+import { inTransaction, insertEvents, location, verify, type HandWrittenEvent } from './hand-written-common';
 
-/** The service's WEBHOOK_MAX_ENDPOINTS_PER_LOCATION default. */
-const ENDPOINT_CAP = 16;
+/** The service's own sealing (AES-256-GCM, the record as associated data) under a key of the ceiling's own: the service's keyring is not its. */
+const secrets = new SecretBox(withNewKey());
 
 interface CardRow {
   id: string;
@@ -145,7 +147,7 @@ export function registerLifetimeRoutes(app: Express): void {
     const body = request.body as { url: string; enabledEvents: string[]; description?: string };
     const locationId = location(request);
     const id = uuidv7();
-    const context = `webhook_endpoints:${locationId}:${id}`;
+    const context = secretContext('webhook_endpoints', locationId, id);
     // As the service makes one: the location's endpoints locked, the insert held to the cap, the secret sealed at rest.
     const row = await inTransaction(async (client) => {
       await client.query(`select pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1, 0))`, [locationId]);
@@ -154,7 +156,15 @@ export function registerLifetimeRoutes(app: Express): void {
          select $1, $2, $3, $4, $5, 'ENABLED', $6
           where (select count(*) from webhook_endpoints where location_id = $1) < $7
          returning id, url, description, enabled_events, status, secret, created_at`,
-        [locationId, id, body.url, body.description ?? null, body.enabledEvents, seal(`whsec_${randomBytes(24).toString('base64')}`, context), ENDPOINT_CAP],
+        [
+          locationId,
+          id,
+          body.url,
+          body.description ?? null,
+          body.enabledEvents,
+          secrets.seal(`whsec_${randomBytes(24).toString('base64')}`, context),
+          DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
+        ],
       );
       return rows[0];
     });
@@ -165,7 +175,7 @@ export function registerLifetimeRoutes(app: Express): void {
       description: row.description,
       enabledEvents: row.enabled_events,
       status: row.status,
-      secret: open(row.secret, context),
+      secret: secrets.open(row.secret, context),
       createdAt: row.created_at,
     });
   });

@@ -86,8 +86,8 @@ function onFirstUse(make: () => string): () => string {
 /**
  * GET /openapi.json, /openapi.yaml and the interactive reference page at /docs.
  * Each form of the document is written on its first request, not at start-up:
- * the YAML alone takes a third of a second of CPU and half a megabyte, which
- * most replicas (and every test app) never serve.
+ * writing the YAML is costly in CPU and memory (docs/performance.md), and
+ * most replicas (and every test app) never serve it.
  */
 export function openApiRouter(document: OpenApiDocument): Router {
   const router = Router();

@@ -3,8 +3,9 @@
  * on each folder named on the command line, as `depcruise src --config …`
  * run in that folder would, and prints one JSON array of `{ exitCode, output }`
  * (the `err` report), one per folder, in order. One process for every tree:
- * the rules load src/modules.ts through tsx, a second of CPU that six
- * `depcruise` processes paid six times (test/unit/tooling/import-rules.test.ts).
+ * the rules load src/modules.ts through tsx, most of a cruise's cost, which
+ * one `depcruise` process a tree paid again for each
+ * (test/unit/tooling/import-rules.test.ts).
  */
 import path from 'node:path';
 import { cruise } from 'dependency-cruiser';

@@ -51,6 +51,8 @@ const TAR_BLOCK = 512;
  * database, so no copy needs them.
  */
 export function withoutDatabases(tar: Buffer, oids: readonly number[]): Buffer {
+  // No oid would make the pattern `base/()`: every database's files.
+  if (oids.length === 0) return tar;
   const dropped = new RegExp(`^/?base/(${oids.join('|')})(/|$)`);
   const kept: Buffer[] = [];
   for (let offset = 0; offset + TAR_BLOCK <= tar.length;) {

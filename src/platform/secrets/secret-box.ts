@@ -29,7 +29,7 @@ export const keyringSchema = z.strictObject({
 export type Keyring = z.infer<typeof keyringSchema>;
 
 export class SecretBox {
-  /** Imported once: a cipher made from raw key bytes imports them again each time, three times the cost of the seal itself (docs/performance.md). */
+  /** Imported once: a cipher made from raw key bytes imports them again each time, most of a seal's cost (docs/performance.md, the third step). */
   private readonly keys: Map<string, KeyObject>;
 
   /**
