@@ -23,7 +23,7 @@ import { startLagReceiver, type LagReceiver } from './webhook-lag';
 import { runPgbench } from './pgbench';
 import type { RunningServer } from './processes';
 import { markdownReport } from './report';
-import { medianOfRounds, withPooledLatencies } from './rounds';
+import { RoundsOfOneFigure } from './rounds';
 import { allLoads, overloadFailures, webhookFailures, type BenchResults } from './results';
 import { BENCH_ENDPOINT_HOST, SCENARIOS, consumingRequests, scenarioRequests, type ConsumingScenarioId } from './scenarios';
 import { seedCustomers } from './seed';
@@ -195,16 +195,16 @@ async function measureEachInTurns(
   connections: number,
 ): Promise<LoadFigures[]> {
   const { rounds: roundCount, durationSeconds, warmupSeconds } = context.options;
-  const measured = turns.map(() => ({ rounds: [] as LoadFigures[], latenciesMs: [] as number[] }));
+  const measured = turns.map(() => new RoundsOfOneFigure());
   for (let round = 0; round < roundCount; round += 1) {
     for (const [index, { server, source }] of turns.entries()) {
       const warmup = round === 0;
       const next = await source(durationSeconds + (warmup ? warmupSeconds : 0));
       const turn = measured[index] as (typeof measured)[number];
-      turn.rounds.push(await measure(context, server, connections, next, warmup, (ms) => turn.latenciesMs.push(ms)));
+      turn.add(await measure(context, server, connections, next, warmup, turn.hear));
     }
   }
-  return measured.map(({ rounds, latenciesMs }) => withPooledLatencies(medianOfRounds(rounds), latenciesMs));
+  return measured.map((turn) => turn.figure());
 }
 
 /** Two servers under the same load in turns (measureEachInTurns): the service and a ceiling. */
@@ -261,10 +261,9 @@ async function measureScenarios(context: Context, results: BenchResults): Promis
 
   for (const connections of options.connections) {
     say(`(a) bare Express @${connections}`);
-    const bareLatenciesMs: number[] = [];
-    results.bareExpress.push(
-      withPooledLatencies(await measure(context, bare, connections, requests[1], true, (ms) => bareLatenciesMs.push(ms)), bareLatenciesMs),
-    );
+    const bareFigure = new RoundsOfOneFigure();
+    bareFigure.add(await measure(context, bare, connections, requests[1], true, bareFigure.hear));
+    results.bareExpress.push(bareFigure.figure());
     for (const scenario of SCENARIOS.filter(({ id }) => options.scenarios.includes(id))) {
       await quiesce(context);
       say(`scenario ${scenario.id} (${scenario.name}) @${connections}`);
@@ -400,14 +399,14 @@ async function measureWebhookTurn(
   receiver: LagReceiver,
   count: number,
   warmup: boolean,
+  api: RoundsOfOneFigure,
 ) {
   const { service, token, mix, connections } = load;
   if (!(await waitFor(context, WEBHOOK_DRAIN_SECONDS, outboxIsEmpty))) throw new Error('the outbox did not empty between turns');
   const endpoints = await createLagEndpoints(service, token, receiver.url, count);
   receiver.reset();
   say(`webhook lag: the mix with ${count} endpoint${count === 1 ? '' : 's'} @${connections}`);
-  const latenciesMs: number[] = [];
-  const figures = await measure(context, service, connections, mix, warmup, (ms) => latenciesMs.push(ms));
+  api.add(await measure(context, service, connections, mix, warmup, api.hear));
   const ids = endpoints.map(({ id }) => id);
   await waitFor(
     context,
@@ -429,10 +428,9 @@ async function measureWebhookTurn(
     pending: countOf('PENDING'),
     duplicates: receiver.duplicates(),
     lags: receiver.lags(),
-    latenciesMs,
   };
   await withClient(context.database.url, (client) => client.query('delete from webhook_endpoints where id = any($1::uuid[])', [ids]));
-  return { figures, ...seen };
+  return seen;
 }
 
 /**
@@ -452,11 +450,10 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
     await quiesce(context);
     const token = await accessToken(service);
     const mix = scenarioRequests(options.customers, token)[6];
-    const without = { rounds: [] as LoadFigures[], latenciesMs: [] as number[] };
+    const without = new RoundsOfOneFigure();
     const turns = WEBHOOK_ENDPOINT_COUNTS.map((endpoints) => ({
       endpoints,
-      figures: [] as LoadFigures[],
-      latenciesMs: [] as number[],
+      api: new RoundsOfOneFigure(),
       lags: [] as number[],
       delivered: 0,
       failed: 0,
@@ -465,11 +462,9 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
     }));
     for (let round = 0; round < options.rounds; round += 1) {
       say(`webhook lag: the mix with no endpoint @${connections}`);
-      without.rounds.push(await measure(context, service, connections, mix, round === 0, (ms) => without.latenciesMs.push(ms)));
+      without.add(await measure(context, service, connections, mix, round === 0, without.hear));
       for (const turn of turns) {
-        const seen = await measureWebhookTurn(context, { service, token, mix, connections }, receiver, turn.endpoints, round === 0);
-        turn.figures.push(seen.figures);
-        for (const ms of seen.latenciesMs) turn.latenciesMs.push(ms);
+        const seen = await measureWebhookTurn(context, { service, token, mix, connections }, receiver, turn.endpoints, round === 0, turn.api);
         turn.lags.push(...seen.lags);
         turn.delivered += seen.delivered;
         turn.failed += seen.failed;
@@ -479,10 +474,10 @@ async function measureWebhookLag(context: Context, results: BenchResults): Promi
     }
     results.webhookLag = {
       connections,
-      withoutEndpoints: withPooledLatencies(medianOfRounds(without.rounds), without.latenciesMs),
-      withEndpoints: turns.map(({ endpoints, figures, latenciesMs, lags, delivered, failed, pending, duplicates }) => ({
+      withoutEndpoints: without.figure(),
+      withEndpoints: turns.map(({ endpoints, api, lags, delivered, failed, pending, duplicates }) => ({
         endpoints,
-        figures: withPooledLatencies(medianOfRounds(figures), latenciesMs),
+        figures: api.figure(),
         delivered,
         failed,
         pending,

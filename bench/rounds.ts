@@ -61,3 +61,24 @@ export function withPooledLatencies(figures: LoadFigures, latenciesMs: readonly 
   const sorted = Float64Array.from(latenciesMs).sort();
   return { ...figures, p50Ms: percentileOfSorted(sorted, 50), p90Ms: percentileOfSorted(sorted, 90), p99Ms: percentileOfSorted(sorted, 99) };
 }
+
+/**
+ * One figure measured over several rounds: each round's figures and every
+ * answer's latency (`hear`, given to the load as it runs), read back as the
+ * medians of the rounds with the percentiles pooled (withPooledLatencies).
+ */
+export class RoundsOfOneFigure {
+  private readonly rounds: LoadFigures[] = [];
+  private readonly latenciesMs: number[] = [];
+  readonly hear = (ms: number): void => {
+    this.latenciesMs.push(ms);
+  };
+
+  add(figures: LoadFigures): void {
+    this.rounds.push(figures);
+  }
+
+  figure(): LoadFigures {
+    return withPooledLatencies(medianOfRounds(this.rounds), this.latenciesMs);
+  }
+}

@@ -1,7 +1,7 @@
 import { coresAllow, growthCpuTable } from '../../../bench/report';
 import type { LoadFigures } from '../../../bench/load';
 import { cpuCostBetween } from '../../../bench/machine-cpu';
-import { medianOfRounds, withPooledLatencies } from '../../../bench/rounds';
+import { medianOfRounds, RoundsOfOneFigure, withPooledLatencies } from '../../../bench/rounds';
 
 const reading = (atMs: number, machineBusyMs: number, postgresMs: Record<number, number>, loadGeneratorMs: number, serverMs: number) => ({
   atMs,
@@ -60,6 +60,21 @@ describe('the benchmark figures', () => {
     expect([pooled.p50Ms, pooled.p90Ms, pooled.p99Ms]).toEqual([5.01, 9.01, 9.91]);
     expect(pooled.requestsPerSecond).toBe(1200);
     expect(withPooledLatencies(figures(1200, 700), [])).toEqual(figures(1200, 700));
+  });
+
+  it('reads a figure measured over rounds as their medians, its percentiles over every answer the rounds heard', () => {
+    const figure = new RoundsOfOneFigure();
+    // Two rounds: 1,000 answers in all, 0.01 ... 10.00 ms, split between them.
+    for (const [requestsPerSecond, from] of [
+      [1000, 0],
+      [1400, 500],
+    ] as const) {
+      figure.add(figures(requestsPerSecond, 700));
+      for (let index = from; index < from + 500; index += 1) figure.hear((index + 1) / 100);
+    }
+    const read = figure.figure();
+    expect(read.requestsPerSecond).toBe(1200);
+    expect([read.p50Ms, read.p90Ms, read.p99Ms]).toEqual([5.01, 9.01, 9.91]);
   });
 
   it('bounds two workers by what the cores can give at the CPU each request cost', () => {
