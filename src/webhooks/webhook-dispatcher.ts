@@ -23,6 +23,13 @@ const FAN_OUT_BATCH = 200;
  * worth naming.
  */
 const WAKE_AFTER_RECORD_MS = 50;
+/**
+ * The same wait while requests wait for a database connection or hold every
+ * one: the look then gathers more writes and queues for a connection behind
+ * the requests already waiting, so the API goes first, yet events leave
+ * within a fraction of a second rather than at the next poll.
+ */
+const WAKE_WHILE_BUSY_MS = 100;
 /** ±10 %, so that retries of many deliveries failed together do not all come back at once. */
 const JITTER = 0.1;
 
@@ -85,22 +92,23 @@ export class WebhookDispatcher {
 
   /**
    * Events were recorded in this process: a look shortly (one for a burst of
-   * them), or right after the one under way; but not while requests wait for
-   * a database connection or hold every one: then the API goes first, and the
-   * poll finds the events.
+   * them), later while the pool is busy, or right after the one under way.
    */
   private lookSoon(): void {
-    if (this.stopped || poolIsBusy(this.db)) return;
+    if (this.stopped) return;
     if (this.ticking) {
       this.recordedDuringTick = true;
       return;
     }
     if (this.soon !== undefined) return;
-    this.soon = setTimeout(() => {
-      this.soon = undefined;
-      if (!this.ticking) this.schedule(0);
-      else this.recordedDuringTick = true;
-    }, WAKE_AFTER_RECORD_MS);
+    this.soon = setTimeout(
+      () => {
+        this.soon = undefined;
+        if (!this.ticking) this.schedule(0);
+        else this.recordedDuringTick = true;
+      },
+      poolIsBusy(this.db) ? WAKE_WHILE_BUSY_MS : WAKE_AFTER_RECORD_MS,
+    );
     this.soon.unref();
   }
 

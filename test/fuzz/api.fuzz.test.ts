@@ -935,7 +935,8 @@ async function recordsElsewhere(tables: readonly string[], ids: readonly string[
   return found.flat();
 }
 
-async function checkInvariants(step: Step, caller: Caller, response: request.Response, before: Snapshot): Promise<void> {
+/** Checks what holds after every step; answers the tables as the step left them, for the checks that follow. */
+async function checkInvariants(step: Step, caller: Caller, response: request.Response, before: Snapshot): Promise<Snapshot> {
   expect(response.status).toBeLessThan(500);
   expect(takeContractViolations()).toEqual([]);
   const after = await snapshot();
@@ -1084,6 +1085,7 @@ async function checkInvariants(step: Step, caller: Caller, response: request.Res
       select 1 from customers where external_reference_id is not null
       group by location_id, external_reference_id having count(*) > 1) shared`);
   expect((shared.rows as Array<{ count: number }>)[0]?.count).toBe(0);
+  return after;
 }
 
 /** Each location's sandbox clock, read before a step: nothing the step writes may be stamped earlier. */
@@ -1103,8 +1105,7 @@ async function clockReadings(): Promise<Map<string, number>> {
  * and no record or event of a location stamped behind its clock's reading
  * taken before the step that made it.
  */
-async function checkCardsOnFile(step: Step, before: Snapshot, clocks: Map<string, number>): Promise<void> {
-  const after = await snapshot();
+async function checkCardsOnFile(step: Step, before: Snapshot, after: Snapshot, clocks: Map<string, number>): Promise<void> {
   const byId = (row: Row) => `${row.location_id as string}/${row.id as string}`;
   const intents = diff(before.intents, after.intents, byId);
   const charged = [...intents.kept, ...intents.added.map((row): [Row, Row] => [{ ...row, payment_attempts: 0 }, row])].filter(
@@ -1247,8 +1248,8 @@ describe('fuzz: request sequences across the whole API', () => {
           const clocks = await clockReadings();
           const before = await snapshot();
           const response = await sendStep(step, idsFor(caller as Caller, known), await headersFor(caller as Caller));
-          await checkInvariants(step, caller as Caller, response, before);
-          await checkCardsOnFile(step, before, clocks);
+          const after = await checkInvariants(step, caller as Caller, response, before);
+          await checkCardsOnFile(step, before, after, clocks);
           remember(step, response, known[(caller as Caller).location] as Known);
         }
       }),

@@ -1,5 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
+import { onEventsRecorded } from '../../../src/change-log/events-recorded';
+import { poolIsBusy } from '../../../src/platform/db/pool-pressure';
 import { createCustomer, saveCard } from '../../factories/customers';
 import { newLocation } from '../../factories/locations';
 import { webhookPayloadProblems } from '../../support/contract/openapi-contract';
@@ -75,6 +77,31 @@ describe('webhook deliveries', () => {
     await eventually(() => listening.received.length >= 2, 20_000, 'the delivery of the event recorded after it');
     const objects = listening.received.map((delivered) => (JSON.parse(delivered.body) as { data: { object: { id: string } } }).data.object.id);
     expect(objects).toEqual([before.id, after.id]);
+  });
+
+  it('deliver an event recorded while every pooled connection is taken soon after the connection is free, not at the next poll', async () => {
+    const location = newLocation();
+    const listening = await receiver();
+    await endpoint(location, listening.url());
+    // Heard before the dispatcher hears it: the pool (one connection under PGlite) is taken as the dispatcher is woken.
+    let held: Promise<unknown> | undefined;
+    const unsubscribe = onEventsRecorded(() => {
+      held ??= testApp.db.knex.client.acquireConnection();
+    });
+    startDispatcher({ pollIntervalMs: 600_000 });
+    // Its look at start finds nothing; the next poll is ten minutes away.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    try {
+      const customer = await createCustomer(testApp, location);
+      expect(poolIsBusy(testApp.db.knex)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(listening.received).toHaveLength(0);
+      await testApp.db.knex.client.releaseConnection(await held);
+      await eventually(() => listening.received.length >= 1, 20_000, 'the delivery of the event recorded while the pool was taken');
+      expect((JSON.parse(listening.received[0]?.body ?? '{}') as { data: { object: { id: string } } }).data.object.id).toBe(customer.id);
+    } finally {
+      unsubscribe();
+    }
   });
 
   it('deliver each subscribed event once, signed as Standard Webhooks says, with the event as its body', async () => {
