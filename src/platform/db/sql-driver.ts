@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { copyPlainQueryConfigsBySpread } from './pg-query-config';
 
 /**
  * How a prepared statement reaches the database on a pooled connection: the
@@ -38,6 +39,7 @@ interface PgConnection {
 
 /** node-postgres: `query({ name, text, values })`, the name dropped behind PgBouncer. */
 export function pgDriver(options: { namedStatements: boolean }): SqlDriver {
+  copyPlainQueryConfigsBySpread();
   return {
     namedStatements: options.namedStatements,
     async query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]) {

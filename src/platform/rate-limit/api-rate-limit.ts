@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
 import { DomainError } from '../errors/domain-error';
@@ -38,7 +38,7 @@ export function apiRateLimit(db: Knex, settings: RateLimitSettings): RequestHand
   if (settings.requests === 0) return (_request, _response, next) => next();
   const limiter = postgresRateLimiter(db, { keyPrefix: 'api', points: settings.requests, durationSeconds: settings.windowSeconds });
   // Hashed for the store: client ids and location ids are each up to 255 characters, the key column too.
-  const storeKeyOf = (key: string): string => createHash('sha256').update(key).digest('base64url');
+  const storeKeyOf = (key: string): string => hash('sha256', key, 'base64url');
   const leases = new PointLeases(limiter, settings.requests, leaseSizeFor(settings.requests), Date.now, storeKeyOf);
   return async (request, response, next) => {
     const { issuer, clientId } = authOf(request);
