@@ -79,7 +79,7 @@ export function refuseUnless(operation: SetupIntentOperation, status: SetupInten
   }
 }
 
-/** The status table as Markdown, for the document and docs/cards-on-file.md: every move, then which operation each status allows. */
+/** The status table as Markdown, which `npm run openapi` writes into docs/cards-on-file.md: every move, then which operation each status allows. */
 export function setupIntentLifecycle(): string {
   return [
     'A setup intent is created in REQUIRES_PAYMENT_METHOD and moves only as this table says:',
@@ -98,6 +98,6 @@ export function setupIntentLifecycle(): string {
   ].join('\n');
 }
 
-/** What a setup intent operation's description says of the statuses: the table is in docs/cards-on-file.md and the document's tag. */
+/** What a setup intent operation's description says of the statuses: the table itself is in docs/cards-on-file.md only (setupIntentLifecycle). */
 export const SETUP_INTENT_STATUS_POINTER =
   'Statuses and moves: the setup intent status table (docs/cards-on-file.md). An operation in a status that does not allow it answers 409 (`SETUP_INTENT_STATUS_CONFLICT`) naming the status.';

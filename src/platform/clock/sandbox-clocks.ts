@@ -9,6 +9,9 @@ import { preparedStatement, runPrepared } from '../db/prepared-statement';
  */
 export const SANDBOX_CLOCK_CACHE_MS = 250;
 
+/** Past this many remembered locations, those whose window has passed are dropped before another is added. */
+const SWEEP_AT = 10_000;
+
 const OFFSET_OF = preparedStatement('sandbox_clock_offset', 'select offset_ms from sandbox_clocks where location_id = ?');
 const ADVANCE = preparedStatement(
   'advance_sandbox_clock',
@@ -35,6 +38,7 @@ export class SandboxClocks {
   constructor(
     private readonly db: Knex,
     private readonly cacheMs = SANDBOX_CLOCK_CACHE_MS,
+    private readonly sweepAt = SWEEP_AT,
   ) {}
 
   /** The offset read for the location within the window, if any: what nearly every request takes, with no promise made. */
@@ -76,12 +80,31 @@ export class SandboxClocks {
     return rows.map((row) => ({ locationId: row.location_id, offsetMs: this.remember(row.location_id, Number(row.offset_ms), readAt) }));
   }
 
-  /** Keeps an offset read by a statement that began at `readAt`: its window runs from then, since the value may be that old. */
+  /**
+   * Keeps an offset read by a statement that began at `readAt`: its window
+   * runs from then, since the value may be that old. Every location a
+   * process has seen would stay otherwise (a sandbox with many locations, or
+   * the bench's thousands of new ones): past SWEEP_AT, the locations whose
+   * window has passed go, as their next request reads again anyway. A read
+   * racing an advance whose entry went meanwhile began before that advance
+   * committed, and is remembered with a window that has already passed.
+   */
   private remember(locationId: string, offsetMs: number, readAt: number): number {
     const known = this.known.get(locationId);
     // Never back: a slower read racing a later advance keeps the larger offset, and does not make it look newer.
     if (known !== undefined && known.offsetMs > offsetMs) return known.offsetMs;
+    if (known === undefined && this.known.size >= this.sweepAt) this.forgetPassedWindows();
     this.known.set(locationId, { offsetMs, readAt });
     return offsetMs;
+  }
+
+  private forgetPassedWindows(): void {
+    const now = Date.now();
+    for (const [locationId, { readAt }] of this.known) if (now - readAt >= this.cacheMs) this.known.delete(locationId);
+  }
+
+  /** How many locations' offsets are remembered. */
+  get remembered(): number {
+    return this.known.size;
   }
 }
