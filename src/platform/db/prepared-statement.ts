@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { clockOffsetMs } from '../clock/location-clock';
-import { sentByName, sqlDriverOf, type DriverStatement } from './sql-driver';
+import { sqlDriverOf, type DriverStatement } from './sql-driver';
 
 /**
  * A hot query written once as SQL and run as a named prepared statement: the
@@ -12,7 +12,7 @@ import { sentByName, sqlDriverOf, type DriverStatement } from './sql-driver';
  * 1.21+ with max_prepared_statements could keep them; Debian's 1.18 cannot).
  */
 export interface PreparedStatement extends DriverStatement {
-  /** With Knex's `?` placeholders, for a transaction's `raw`. */
+  /** As written, with Knex's `?` placeholders: what another statement builds on, and the clocked twin is made from. */
   readonly text: string;
 }
 
@@ -33,26 +33,26 @@ export function preparedStatement(name: string, text: string, options: Pick<Driv
 }
 
 /**
- * Runs a statement on a pooled connection with the driver's own call
- * (sql-driver.ts): Knex's query builder, runner and binding rewrites cost
- * more CPU than the driver itself on the hottest paths (docs/performance.md).
- * Knex's `query` event is still emitted for anyone listening. In a
- * transaction the statement goes through the transaction's own `raw`, which
- * holds its connection.
+ * Runs a statement with the driver's own call (sql-driver.ts), on a pooled
+ * connection or on the one a transaction holds: Knex's query builder, runner
+ * and binding rewrites cost more CPU than the driver itself on the hottest
+ * paths (docs/performance.md). Knex's `query` and `query-error` events are
+ * still emitted (a transaction's go to its pool's client too), and a
+ * transaction that has ended refuses the statement as Knex's own runner
+ * does, so that it never runs on a connection back in the pool.
  */
 export async function runPrepared<Row>(db: Knex | Knex.Transaction, given: PreparedStatement, givenBindings: readonly Knex.RawBinding[]): Promise<Row[]> {
   const offsetMs = clockOffsetMs();
   const { statement, bindings } = offsetMs === 0 ? { statement: given, bindings: givenBindings } : onClock(given, givenBindings, offsetMs);
   const driver = sqlDriverOf(db);
-  if (db.isTransaction === true) {
-    const options = sentByName(driver, statement) ? { name: statement.name } : {};
-    const result = (await db.raw(statement.text, bindings as Knex.RawBinding[]).options(options)) as { rows: Row[] };
-    return result.rows;
-  }
   const { client } = db;
   if (client.listenerCount('query') > 0) client.emit('query', { method: 'raw', sql: statement.positionalText, bindings, options: {} });
+  // A transaction's client hands out the connection the transaction holds, and takes nothing back.
   const connection: unknown = await client.acquireConnection();
   try {
+    if (db.isTransaction === true && (db as Knex.Transaction).isCompleted()) {
+      throw new Error(`Transaction query already complete: ${statement.name}`);
+    }
     return await driver.query<Row>(connection, statement, bindings);
   } catch (error) {
     // Knex's own event, as its runner emits it: database.ts listens to follow a failover (a read-only refusal,

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { onEventsRecorded } from '../../../src/change-log/events-recorded';
-import { poolIsBusy } from '../../../src/platform/db/pool-pressure';
+import { poolCounts, poolIsBusy } from '../../../src/platform/db/pool-pressure';
 import { createCustomer, saveCard } from '../../factories/customers';
 import { newLocation } from '../../factories/locations';
 import { webhookPayloadProblems } from '../../support/contract/openapi-contract';
@@ -83,11 +83,18 @@ describe('webhook deliveries', () => {
     const location = newLocation();
     const listening = await receiver();
     await endpoint(location, listening.url());
-    // Heard before the dispatcher hears it: the pool (one connection under PGlite) is taken as the dispatcher is woken.
-    let held: Promise<unknown> | undefined;
+    // Heard before the dispatcher hears it: every connection of the pool (one under PGlite) is asked for as the dispatcher is woken.
+    const { client } = testApp.db.knex;
+    let held: Promise<unknown[]> | undefined;
     const unsubscribe = onEventsRecorded(() => {
-      held ??= testApp.db.knex.client.acquireConnection();
+      held ??= Promise.all(Array.from({ length: poolCounts(testApp.db.knex)?.max ?? 1 }, () => client.acquireConnection()));
     });
+    // Given back once, whatever the test finds: held, they would keep the file's database from closing.
+    const release = async () => {
+      const connections = (await held) ?? [];
+      held = Promise.resolve([]);
+      for (const connection of connections) await client.releaseConnection(connection);
+    };
     startDispatcher({ pollIntervalMs: 600_000 });
     // Its look at start finds nothing; the next poll is ten minutes away.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -96,11 +103,12 @@ describe('webhook deliveries', () => {
       expect(poolIsBusy(testApp.db.knex)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(listening.received).toHaveLength(0);
-      await testApp.db.knex.client.releaseConnection(await held);
+      await release();
       await eventually(() => listening.received.length >= 1, 20_000, 'the delivery of the event recorded while the pool was taken');
       expect((JSON.parse(listening.received[0]?.body ?? '{}') as { data: { object: { id: string } } }).data.object.id).toBe(customer.id);
     } finally {
       unsubscribe();
+      await release();
     }
   });
 

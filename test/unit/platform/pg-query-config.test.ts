@@ -43,7 +43,18 @@ describe("node-postgres's query config", () => {
     expect(config.values).toEqual([1]);
   });
 
-  it("keeps pg's own copy for a config with a prototype of its own, or with values or a callback beside it", () => {
+  it('adds values and a callback given beside a plain config as pg does, leaving the config as it was', () => {
+    const plain = { text: 'select $1::int' };
+    const callback = () => undefined;
+    expect(pgUtils.normalizeQueryConfig(plain, [1], callback)).toEqual({ text: 'select $1::int', values: [1], callback });
+    // Knex's pg client passes its callback where the values go.
+    expect(pgUtils.normalizeQueryConfig(plain, callback)).toEqual({ text: 'select $1::int', callback });
+    expect(pgUtils.normalizeQueryConfig(plain, [2])).toEqual({ text: 'select $1::int', values: [2] });
+    expect(plain).toEqual({ text: 'select $1::int' });
+    expect(pgUtils.normalizeQueryConfig('select 1', [3])).toEqual({ text: 'select 1', values: [3] });
+  });
+
+  it("keeps pg's own copy for a config with a prototype of its own", () => {
     class WithGetter {
       get text(): string {
         return 'select 1';
@@ -52,9 +63,6 @@ describe("node-postgres's query config", () => {
     const config = new WithGetter();
     // pg's copy keeps the prototype, so the inherited text is still read; a spread would lose it.
     expect(pgUtils.normalizeQueryConfig(config as never).text).toBe('select 1');
-    const plain = { text: 'select $1::int' };
-    const callback = () => undefined;
-    expect(pgUtils.normalizeQueryConfig(plain, [1], callback)).toEqual({ text: 'select $1::int', values: [1], callback });
-    expect(plain).toEqual({ text: 'select $1::int' });
+    expect(pgUtils.normalizeQueryConfig(config as never, [1]).values).toEqual([1]);
   });
 });

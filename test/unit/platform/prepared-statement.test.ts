@@ -1,4 +1,4 @@
-import knexFactory from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../../../src/platform/db/prepared-statement';
 import { inClock } from '../../../src/platform/clock/location-clock';
 import { runSweep, sweepStatement } from '../../../src/platform/db/sweep-statement';
@@ -30,6 +30,32 @@ it('names the statement by default, and leaves it unnamed behind PgBouncer', asy
   const pooled = stubbedKnex(false);
   await runPrepared(pooled.knex, STATEMENT, [42]);
   expect(pooled.sent).toEqual([{ text: 'select $1 as answer', values: [42] }]);
+});
+
+it('runs in a transaction on the connection it holds, and refuses once it has ended instead of running on a connection back in the pool', async () => {
+  const database = await openTestDatabase();
+  const COUNT = preparedStatement('unit_in_transaction_count', 'select count(*)::int as count from customers where location_id = ?');
+  const INSERT = preparedStatement(
+    'unit_in_transaction_insert',
+    'insert into customers (location_id, id, created_at, updated_at) values (?, gen_random_uuid(), now(), now()) returning id',
+  );
+  try {
+    let ended: Knex.Transaction | undefined;
+    await expect(
+      database.knex.transaction(async (trx) => {
+        ended = trx;
+        await runPrepared(trx, INSERT, ['unit-location']);
+        // Inside, the row is there; outside, not yet.
+        expect(await runPrepared(trx, COUNT, ['unit-location'])).toEqual([{ count: 1 }]);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await runPrepared(database.knex, COUNT, ['unit-location'])).toEqual([{ count: 0 }]);
+    await expect(runPrepared(ended as Knex.Transaction, INSERT, ['unit-location'])).rejects.toThrow('Transaction query already complete');
+    expect(await runPrepared(database.knex, COUNT, ['unit-location'])).toEqual([{ count: 0 }]);
+  } finally {
+    await database.close();
+  }
 });
 
 it('writes a text array literal PostgreSQL reads back element for element, quotes, backslashes, commas and braces included', async () => {
