@@ -55,6 +55,12 @@ function withEtag(response: ZodOpenApiResponseObject, when: string | undefined):
   return { ...response, headers: (response.headers as z.ZodObject).extend({ ETag: etag }) };
 }
 
+/** The 304 of every operation whose answer carries a validator: one answer in the document's components, written once. */
+const NOT_MODIFIED: ZodOpenApiResponseObject = {
+  id: 'NotModified',
+  ...withRateLimitHeaders(emptyResponse('Not Modified: the If-None-Match header holds the ETag of what would be answered.')),
+};
+
 function responsesOf(operation: Operation<never>): ZodOpenApiResponsesObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, { description, schema, file, etag }] of Object.entries(operation.responses)) {
@@ -67,10 +73,10 @@ function responsesOf(operation: Operation<never>): ZodOpenApiResponsesObject {
             ? createdResponse(description, schema)
             : jsonResponse(description, schema);
     responses[status] = withEtag(response, etag);
-    if (etag !== undefined) responses['304'] = emptyResponse('Not Modified: the If-None-Match header holds the ETag of what would be answered.');
   }
   const successes = Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, withRateLimitHeaders(response)]));
-  return { ...successes, ...errorResponses(errorsOf(operation), RATE_LIMIT_HEADERS) } as ZodOpenApiResponsesObject;
+  const validated = Object.values(operation.responses).some(({ etag }) => etag !== undefined);
+  return { ...successes, ...(validated ? { 304: NOT_MODIFIED } : {}), ...errorResponses(errorsOf(operation), RATE_LIMIT_HEADERS) } as ZodOpenApiResponsesObject;
 }
 
 function headersOf(operation: Operation<never>) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { Knex } from 'knex';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -19,7 +19,7 @@ const ADDRESS_PREFIX = 'login-address';
 
 /** Client ids are up to 255 characters, like the store's key: hashed, so that the key fits with the address. */
 function clientKeyPart(clientId: string): string {
-  return createHash('sha256').update(clientId).digest('base64url');
+  return hash('sha256', clientId, 'base64url');
 }
 
 /**

@@ -6105,6 +6105,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorMessage"];
             };
         };
+        /** @description Not Modified: the If-None-Match header holds the ETag of what would be answered. */
+        NotModified: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description Received. Any 2xx within 10 s counts as delivered; anything else is retried (a 410 disables the endpoint). */
         WebhookReceived: {
             headers: {
@@ -6456,16 +6466,7 @@ export interface operations {
                     "application/json": components["schemas"]["Batch"];
                 };
             };
-            /** @description Not Modified: the If-None-Match header holds the ETag of what would be answered. */
-            304: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["Error400-1000-1003-1004"];
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
@@ -6552,16 +6553,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Not Modified: the If-None-Match header holds the ETag of what would be answered. */
-            304: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["Error400-1000-1003-1004"];
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
@@ -8411,16 +8403,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Not Modified: the If-None-Match header holds the ETag of what would be answered. */
-            304: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["Error400-1000-1003-1004"];
             401: components["responses"]["Error401-4001-4002"];
             403: components["responses"]["Error403-4031-4032"];
