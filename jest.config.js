@@ -44,7 +44,8 @@ module.exports = {
   setupFilesAfterEnv: ['<rootDir>/test/support/contract/contract-setup.ts'],
   // The keyring secrets are sealed with, as server.ts sets it at start-up.
   setupFiles: ['<rootDir>/test/support/secret-box-setup.ts'],
-  // One migrated PGlite data folder for the run; each file's database starts as a copy of it.
-  globalSetup: '<rootDir>/test/support/pglite-template-setup.ts',
+  // Made once for the run: the migrated PGlite data folder each file's database starts as a copy of, and the
+  // OpenAPI document responses are held to.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   testSequencer: '<rootDir>/test/support/contract/contract-sequencer.js',
 };

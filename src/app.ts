@@ -21,6 +21,7 @@ import { errorHandler } from './platform/http/error-handler';
 import { inOrder } from './platform/http/in-order';
 import { locationHeader } from './platform/http/location-header';
 import { routeNotFound } from './platform/http/not-found';
+import { onFirstUse } from './platform/on-first-use';
 import { labelErrorRoutes } from './platform/http/route-template';
 import { expressRoute } from './api/operation';
 import { requestId } from './platform/http/request-id';
@@ -77,7 +78,8 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   app.set('trust proxy', settings.trustProxy);
 
   const creates = new IdempotentCreates(db, settings.idempotency);
-  const document = buildOpenApiDocument();
+  // Made when first needed (a docs request, a path no route takes), not at start-up: most processes never need it.
+  const document = onFirstUse(buildOpenApiDocument);
   // The browser-side operations, which a page calls with a session secret.
   const browserOperations = API_OPERATIONS.filter(({ access }) => access.sessionSecret !== undefined);
 
@@ -126,7 +128,7 @@ export function createApp({ db, logger, auth, settings, readiness = new Readines
   app.use(loginRouter(auth.login));
   app.use(jwksRouter(auth.publicKeys));
 
-  app.use(routeNotFound(document.paths ?? {}));
+  app.use(routeNotFound(() => document().paths ?? {}));
   app.use(labelErrorRoutes(API_OPERATIONS.map(({ method, path }) => ({ method, template: expressRoute(path) }))));
   app.use(errorHandler(logger));
   return app;

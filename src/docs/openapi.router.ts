@@ -4,6 +4,7 @@ import { ERROR_DOCS_PATH } from '../platform/errors/error-docs';
 import { errorCatalogPage } from './error-catalog-page';
 import { documentYaml } from './openapi-yaml';
 import { DOCS_PATH, OPENAPI_JSON_PATH, OPENAPI_YAML_PATH } from './docs.openapi';
+import { onFirstUse } from '../platform/on-first-use';
 import type { OpenApiDocument } from './openapi-document';
 import { documentWithSamples } from './request-samples';
 
@@ -77,23 +78,17 @@ const docsSecurityHeaders: RequestHandler = (_request, response, next) => {
   next();
 };
 
-/** A text made on the first request that needs it, then kept. */
-function onFirstUse(make: () => string): () => string {
-  let made: string | undefined;
-  return () => (made ??= make());
-}
-
 /**
  * GET /openapi.json, /openapi.yaml and the interactive reference page at /docs.
- * Each form of the document is written on its first request, not at start-up:
- * writing the YAML is costly in CPU and memory (docs/performance.md), and
- * most replicas (and every test app) never serve it.
+ * The document, and each form of it, is made on its first request, not at
+ * start-up: building it and writing the YAML are costly in CPU and memory
+ * (docs/performance.md), and most replicas (and every test app) never serve it.
  */
-export function openApiRouter(document: OpenApiDocument): Router {
+export function openApiRouter(document: () => OpenApiDocument): Router {
   const router = Router();
-  const json = onFirstUse(() => JSON.stringify(document));
-  const yaml = onFirstUse(() => documentYaml(document));
-  const reference = onFirstUse(() => JSON.stringify(documentWithSamples(document)));
+  const json = onFirstUse(() => JSON.stringify(document()));
+  const yaml = onFirstUse(() => documentYaml(document()));
+  const reference = onFirstUse(() => JSON.stringify(documentWithSamples(document())));
 
   router.get(OPENAPI_JSON_PATH, (_request, response) => {
     response.type('application/json').send(json());

@@ -35,7 +35,7 @@ interface Parameter {
 }
 
 const operations = () =>
-  Object.entries(contractDocument.paths).flatMap(([path, item]) =>
+  Object.entries(contractDocument().paths).flatMap(([path, item]) =>
     Object.entries(item as unknown as Record<string, Json>)
       .filter(([method]) => ['get', 'post', 'patch', 'put', 'delete'].includes(method))
       .map(([method, operation]) => ({ path, method, operation })),
@@ -44,7 +44,7 @@ const operations = () =>
 const parametersOf = (operation: Json) =>
   ((operation.parameters as Array<Parameter | { $ref: string }> | undefined) ?? []).map((parameter) =>
     '$ref' in parameter
-      ? ((contractDocument.components.parameters as Record<string, Parameter>)[parameter.$ref.split('/').pop() as string] as Parameter)
+      ? ((contractDocument().components.parameters as Record<string, Parameter>)[parameter.$ref.split('/').pop() as string] as Parameter)
       : parameter,
   );
 // A sales day's date is any date; every other parameter, an id.
@@ -105,7 +105,7 @@ describe('the document states what the service accepts', () => {
   });
 
   it('every array in an answer has maxItems, and every integer a format', () => {
-    const schemas = everySchema(contractDocument.components, 'components');
+    const schemas = everySchema(contractDocument().components, 'components');
     const unbounded = schemas.filter(({ schema }) => schema.type === 'array' && schema.maxItems === undefined).map(({ where }) => where);
     expect(unbounded).toEqual([]);
     const unformatted = schemas.filter(({ schema }) => schema.type === 'integer' && schema.format === undefined).map(({ where }) => where);

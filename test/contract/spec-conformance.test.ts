@@ -158,7 +158,7 @@ type Operation = {
   responses: Record<string, Response | { $ref: string }>;
 };
 
-const components = contractDocument.components as {
+const components = contractDocument().components as {
   schemas: Record<string, Schema>;
   parameters: Record<string, Parameter>;
   responses: Record<string, Response>;
@@ -217,7 +217,7 @@ describe('the OpenAPI document against the spec', () => {
   });
 
   it.each(SPEC_OPERATIONS)('$method $path: statuses, headers, scopes and bodies as the spec lists them', (spec) => {
-    const operation = (contractDocument.paths[spec.path] as Record<string, Operation> | undefined)?.[spec.method];
+    const operation = (contractDocument().paths[spec.path] as Record<string, Operation> | undefined)?.[spec.method];
     expect(operation).toBeDefined();
     if (operation === undefined) return;
 
@@ -246,7 +246,7 @@ describe('the OpenAPI document against the spec', () => {
   });
 
   it("is version 1.1.5 and declares the OAuth2 client-credentials flow with its token address, the spec's four scopes and the service's own four (events, webhooks, reports, location settings)", () => {
-    const document = contractDocument as unknown as {
+    const document = contractDocument() as unknown as {
       openapi: string;
       info: { version: string };
       components: { securitySchemes: Record<string, { type: string; flows?: { clientCredentials?: { tokenUrl: string; scopes: Record<string, string> } } }> };
@@ -268,7 +268,7 @@ describe('the OpenAPI document against the spec', () => {
   });
 
   it('starts every operation of the API with /v1, as the spec’s versioning says', () => {
-    const apiPaths = Object.keys(contractDocument.paths).filter(
+    const apiPaths = Object.keys(contractDocument().paths).filter(
       (path) => !/^\/(authentication|\.well-known|openapi|health|docs)\//.test(path) && !/^\/openapi\./.test(path),
     );
     expect(apiPaths.length).toBeGreaterThan(0);

@@ -40,7 +40,7 @@ interface Leaf {
 function resolve(schema: Json): Json {
   const ref = schema.$ref;
   if (typeof ref !== 'string') return schema;
-  return (contractDocument.components as { schemas: Record<string, Json> }).schemas[ref.split('/').pop() as string] as Json;
+  return (contractDocument().components as { schemas: Record<string, Json> }).schemas[ref.split('/').pop() as string] as Json;
 }
 
 /** Every scalar field of a request body schema, by its path. */
@@ -55,7 +55,7 @@ function leavesOf(schema: Json, path: string[] = []): Leaf[] {
 }
 
 function requestSchema(template: string): Json {
-  const content = (contractDocument.paths[template]?.post as unknown as { requestBody: { content: Record<string, { schema: Json }> } }).requestBody.content;
+  const content = (contractDocument().paths[template]?.post as unknown as { requestBody: { content: Record<string, { schema: Json }> } }).requestBody.content;
   return Object.values(content)[0]?.schema as Json;
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { copyTemplateFolder } from '../support/pglite-template';
 import { devClientToken, startSourceService } from '../support/process/service-process';
 
 /**
@@ -27,6 +28,8 @@ describe('one process per embedded database', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('refuses a second process on the same DATA_DIR, naming the folder and the holder, and takes over the lock of a killed one', async () => {
+    // A migrated database in the folder already: what is tested is the lock, not a first start (README's commands test that).
+    await copyTemplateFolder(path.join(dataDir, 'pglite'));
     const first = await startSourceService({ DATA_DIR: dataDir });
     try {
       const customerId = await createCustomer(first.baseUrl, await devClientToken(first.baseUrl));

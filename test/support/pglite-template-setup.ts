@@ -6,7 +6,7 @@ import { createLogger } from '../../src/platform/logger';
 import { saveTemplate, templatePath, withoutDatabases } from './pglite-template';
 
 /**
- * Jest's global set-up for `npm test`: the migrated template every test
+ * Part of the global set-up for `npm test` (global-setup.ts): the migrated template every test
  * file's embedded database starts from (pglite-template.ts), made if missing.
  * Made with DATABASE_URL set too: the process tests' services run the
  * embedded database whatever the suite's, and start from a copy of it.

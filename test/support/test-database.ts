@@ -31,7 +31,12 @@ export async function openTestDatabase(options: { poolMax?: number; migrate?: bo
   if (databaseUrl === undefined) {
     // A copy of the migrated template (pglite-template.ts), when migrated; migrating it again finds nothing to do.
     const template = options.migrate === false ? undefined : pgliteTemplate();
-    const { knex, kind } = openDatabase({ poolMax: 1, ...POOL, ...(template === undefined ? {} : { pgliteTemplate: template }) });
+    const { knex, kind } = openDatabase({
+      poolMax: 1,
+      ...POOL,
+      pgliteSharedBuffers: '16MB',
+      ...(template === undefined ? {} : { pgliteTemplate: template }),
+    });
     await migrate(knex);
     return { knex, kind, close: () => knex.destroy() };
   }

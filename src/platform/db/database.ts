@@ -22,6 +22,12 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** An in-memory PGlite starts from this copy of a data folder (PGlite's dumpDataDir), e.g. one already migrated (the tests' template). */
   pgliteTemplate?: Blob;
+  /**
+   * PGlite's shared_buffers (PostgreSQL's 128MB when unset). PGlite clears
+   * them at every start: the tests' small databases start in two thirds of
+   * the time with 16MB (docs/performance.md, the test suite's time).
+   */
+  pgliteSharedBuffers?: string;
   poolMax: number;
   acquireTimeoutMs: number;
   statementTimeoutMs: number;
@@ -117,7 +123,13 @@ function postgresConfig(databaseUrl: string, options: DatabaseOptions): Knex.Con
 
 function pgliteConfig(options: DatabaseOptions): Knex.Config {
   if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = options.pgliteTemplate === undefined ? new PGlite(options.dataDir) : new PGlite({ loadDataDir: options.pgliteTemplate });
+  const pglite = new PGlite({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    ...(options.pgliteTemplate === undefined ? {} : { loadDataDir: options.pgliteTemplate }),
+    ...(options.pgliteSharedBuffers === undefined
+      ? {}
+      : { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.pgliteSharedBuffers}`] }),
+  });
   // PGlite is one connection: knex-pglite fixes the pool at 1, and requests queue for it.
   return withSqlDriver(pgliteDriver, {
     client: ClientPgLite as unknown as typeof knexFactory.Client,

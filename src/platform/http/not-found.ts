@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { DomainError } from '../errors/domain-error';
+import { onFirstUse } from '../on-first-use';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -28,10 +29,15 @@ function templatesOf(paths: Record<string, object | undefined>): PathTemplate[] 
  * document describes, only the method was wrong: 405 with `Allow` listing the
  * methods the path takes (RFC 9110 §15.5.6). Otherwise 404.
  */
-export function routeNotFound(paths: Record<string, object | undefined>): RequestHandler {
-  const templates = templatesOf(paths);
+export function routeNotFound(paths: () => Record<string, object | undefined>): RequestHandler {
+  // Read on the first request no route took: the paths come from the whole document, which is made only when needed.
+  const templates = onFirstUse(() => templatesOf(paths()));
   return (request) => {
-    const allowed = new Set(templates.filter(({ pattern }) => pattern.test(request.path)).flatMap(({ methods }) => methods));
+    const allowed = new Set(
+      templates()
+        .filter(({ pattern }) => pattern.test(request.path))
+        .flatMap(({ methods }) => methods),
+    );
     if (allowed.size > 0 && !allowed.has(request.method)) {
       throw new DomainError('METHOD_NOT_ALLOWED', { headers: { Allow: [...allowed].sort().join(', ') } });
     }

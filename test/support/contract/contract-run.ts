@@ -41,3 +41,18 @@ export function readTestFileRecord(testPath: string): TestFileRecord | undefined
   const file = recordFile(directory, testPath);
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as TestFileRecord) : undefined;
 }
+
+const DOCUMENT_FILE = 'openapi.json';
+
+/** Writes the run's OpenAPI document, built once by the global set-up, for every test file to read. */
+export function writeRunDocument(document: unknown): void {
+  const directory = runDirectory();
+  if (directory !== undefined) writeFileSync(path.join(directory, DOCUMENT_FILE), JSON.stringify(document));
+}
+
+/** The run's OpenAPI document, as the global set-up wrote it; undefined outside such a run. */
+export function readRunDocument(): unknown {
+  const directory = runDirectory();
+  const file = directory === undefined ? undefined : path.join(directory, DOCUMENT_FILE);
+  return file !== undefined && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}

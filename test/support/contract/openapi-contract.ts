@@ -1,6 +1,8 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../../../src/docs/openapi-document';
+import { onFirstUse } from '../../../src/platform/on-first-use';
+import { readRunDocument } from './contract-run';
 
 type Json = Record<string, unknown>;
 interface MediaType {
@@ -13,15 +15,21 @@ interface ResponseObject {
 interface Operation {
   responses: Record<string, ResponseObject>;
 }
-
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
-
-/** The service's own OpenAPI document, as the tests hold responses to it. */
-export const contractDocument = buildOpenApiDocument() as unknown as {
+interface ContractDocument {
   paths: Record<string, Record<string, Operation>>;
   webhooks: Record<string, { post: { requestBody: { content: Record<string, MediaType> } } }>;
   components: Json;
-};
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+/**
+ * The service's own OpenAPI document, as the tests hold responses to it:
+ * the one this run's global set-up built (contract-run.ts), read on a file's
+ * first check, so that not every test file builds it again; built here when
+ * the run has none.
+ */
+export const contractDocument = onFirstUse(() => (readRunDocument() ?? JSON.parse(JSON.stringify(buildOpenApiDocument()))) as ContractDocument);
 
 interface PathTemplate {
   template: string;
@@ -30,15 +38,17 @@ interface PathTemplate {
   literalSegments: number;
 }
 
-const templates: PathTemplate[] = Object.keys(contractDocument.paths).map((template) => ({
-  template,
-  pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
-  literalSegments: template.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).length,
-}));
+const templates = onFirstUse((): PathTemplate[] =>
+  Object.keys(contractDocument().paths).map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    literalSegments: template.split('/').filter((segment) => segment !== '' && !segment.startsWith('{')).length,
+  })),
+);
 
 /** Every operation the document declares, as `METHOD /path/{template}`. */
 export function documentedOperations(): string[] {
-  return Object.entries(contractDocument.paths).flatMap(([template, item]) =>
+  return Object.entries(contractDocument().paths).flatMap(([template, item]) =>
     METHODS.filter((method) => item[method] !== undefined).map((method) => `${method.toUpperCase()} ${template}`),
   );
 }
@@ -46,18 +56,22 @@ export function documentedOperations(): string[] {
 /** The documented operation a request reached, if any. */
 export function operationOf(method: string, path: string): { key: string; template: string; operation: Operation } | undefined {
   const lower = method.toLowerCase();
-  const candidates = templates
-    .filter(({ template, pattern }) => pattern.test(path) && contractDocument.paths[template]?.[lower] !== undefined)
+  const { paths } = contractDocument();
+  const candidates = templates()
+    .filter(({ template, pattern }) => pattern.test(path) && paths[template]?.[lower] !== undefined)
     .sort((a, b) => b.literalSegments - a.literalSegments);
   const best = candidates[0];
   if (best === undefined) return undefined;
-  const operation = contractDocument.paths[best.template]?.[lower] as Operation;
+  const operation = paths[best.template]?.[lower] as Operation;
   return { key: `${method.toUpperCase()} ${best.template}`, template: best.template, operation };
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-ajv.addSchema({ $id: 'openapi', components: contractDocument.components });
+const ajv = onFirstUse(() => {
+  const instance = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(instance);
+  instance.addSchema({ $id: 'openapi', components: contractDocument().components });
+  return instance;
+});
 
 const compiled = new Map<Json, ValidateFunction>();
 function validatorFor(schema: Json): ValidateFunction {
@@ -65,7 +79,7 @@ function validatorFor(schema: Json): ValidateFunction {
   if (validate === undefined) {
     // Local references point into the document's components.
     const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')) as Json;
-    validate = ajv.compile(rebased);
+    validate = ajv().compile(rebased);
     compiled.set(schema, validate);
   }
   return validate;
@@ -83,7 +97,7 @@ export interface ObservedResponse {
 function resolved(response: ResponseObject | undefined): ResponseObject | undefined {
   const name = response?.$ref?.replace('#/components/responses/', '');
   if (name === undefined) return response;
-  const target = (contractDocument.components.responses as Record<string, ResponseObject> | undefined)?.[name];
+  const target = (contractDocument().components.responses as Record<string, ResponseObject> | undefined)?.[name];
   if (target === undefined) throw new Error(`the document refers to a response it does not declare: ${String(response?.$ref)}`);
   return target;
 }
@@ -126,7 +140,7 @@ export function errorMessageProblems(observed: ObservedResponse): string[] {
 /** What is wrong with a webhook delivery's body, by the document's `webhooks` entry for its event type; empty when nothing is. */
 export function webhookPayloadProblems(body: string): string[] {
   const event = JSON.parse(body) as { type?: string };
-  const webhook = contractDocument.webhooks[event.type ?? ''];
+  const webhook = contractDocument().webhooks[event.type ?? ''];
   if (webhook === undefined) return [`the document declares no webhook ${String(event.type)}`];
   const validate = validatorFor(webhook.post.requestBody.content['application/json']?.schema as Json);
   if (validate(event)) return [];

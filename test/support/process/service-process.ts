@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { PGlite } from '@electric-sql/pglite';
-import { pgliteTemplate } from '../pglite-template';
+import { copyTemplateFolder } from '../pglite-template';
 import { withNewKey } from '../../../src/platform/secrets/secret-box';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -57,15 +56,6 @@ interface ServiceCommand {
   migrated?: boolean;
 }
 
-/** Writes the migrated template into `dataDir` as the service's embedded database (DATA_DIR/pglite), through PGlite itself. */
-async function seedEmbeddedDatabase(dataDir: string): Promise<void> {
-  const template = pgliteTemplate();
-  if (template === undefined) return;
-  const pglite = new PGlite(path.join(dataDir, 'pglite'), { loadDataDir: template });
-  await pglite.waitReady;
-  await pglite.close();
-}
-
 export interface RunningService {
   baseUrl: string;
   port: number;
@@ -103,7 +93,7 @@ async function startServiceProcess(command: ServiceCommand, givenEnv: Record<str
       ? { SECRETS_ENCRYPTION_KEY_FILE: sharedKeyring(), ...givenEnv }
       : givenEnv;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cpp-service-'));
-  if (command.migrated === true && env.DATA_DIR === undefined && env.DATABASE_URL === undefined) await seedEmbeddedDatabase(dataDir);
+  if (command.migrated === true && env.DATA_DIR === undefined && env.DATABASE_URL === undefined) await copyTemplateFolder(path.join(dataDir, 'pglite'));
   const child: ChildProcess = spawn(command.file, command.args, {
     cwd: ROOT,
     detached: command.group === true,
