@@ -24,8 +24,8 @@ export interface DatabaseOptions {
   pgliteTemplate?: Blob;
   /**
    * PGlite's shared_buffers (PostgreSQL's 128MB when unset). PGlite clears
-   * them at every start: the tests' small databases start in two thirds of
-   * the time with 16MB (docs/performance.md, the test suite's time).
+   * them at every start, so the tests' small databases start faster with
+   * fewer (docs/performance.md, the test suite's time).
    */
   pgliteSharedBuffers?: string;
   poolMax: number;

@@ -3,7 +3,7 @@ import { copyPlainQueryConfigsBySpread } from './pg-query-config';
 
 /**
  * How a prepared statement reaches the database on a pooled connection: the
- * driver's own call, without Knex's builder and runner (docs/performance.md,
+ * driver's own call, without Knex's builder and runner (docs/performance-history.md,
  * Prepared statements). Chosen once in database.ts for the database in use
  * and kept in Knex's public `userParams`; the connection comes from Knex's
  * pool through its declared `acquireConnection` and `releaseConnection`.

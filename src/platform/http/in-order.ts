@@ -6,7 +6,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * rejected promise goes to the error handlers, and one that answers without
  * calling `next` ends the chain. Express's router costs time for each layer on
  * every request (matching, prefix trimming, bookkeeping); the middleware that
- * every request passes through are run this way (docs/performance.md).
+ * every request passes through are run this way (docs/performance-history.md).
  * `next('route')` and `next('router')` are not for these middleware.
  */
 export function inOrder(...handlers: RequestHandler[]): RequestHandler {

@@ -18,7 +18,7 @@ interface AccessLine {
 /**
  * One log line per request when its answer is sent: what was asked, of whom,
  * and how it went. The line is written without the logger's path redaction,
- * which is most of a request's logging cost (docs/performance.md) and has nothing
+ * which is most of a request's logging cost (docs/performance-history.md) and has nothing
  * to find in the fixed, typed fields above; every other log line keeps it.
  */
 export function requestLogger(logger: Logger): RequestHandler {
