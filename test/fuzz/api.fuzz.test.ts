@@ -1245,7 +1245,8 @@ describe('fuzz: request sequences across the whole API', () => {
         await seed(known);
         takeContractViolations();
         // The tables as one step leaves them are those the next step starts from: nothing between (the clock's
-        // reading, a token) writes, so each step reads them once, after it.
+        // reading, a token) writes, so each step reads them once, after it. A write between would show: a refused
+        // step must leave the tables exactly as this reading has them.
         let before = await snapshot();
         for (const [step, caller] of steps) {
           const clocks = await clockReadings();
