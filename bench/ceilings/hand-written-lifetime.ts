@@ -2,7 +2,7 @@
  * The hand-written equivalents of a customer's lifetime writes, each with
  * its events in one transaction: a card's renewal (PATCH), a customer's
  * erasure (DELETE), and a webhook endpoint's creation (which records no
- * event, and takes the location's cap lock and seals its secret as the service does).
+ * event, and counts the location's endpoints under its lock and seals its secret as the service does).
  */
 import { randomBytes } from 'node:crypto';
 import express, { type Express } from 'express';
@@ -10,7 +10,7 @@ import type { PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION } from '../../src/platform/config';
 import { SecretBox, secretContext, withNewKey } from '../../src/platform/secrets/secret-box';
-import { inTransaction, insertEvents, location, verify, type HandWrittenEvent } from './hand-written-common';
+import { inTransaction, insertEvents, location, pool, verify, type HandWrittenEvent } from './hand-written-common';
 
 /** The service's own sealing (AES-256-GCM, the record as associated data) under a key of the ceiling's own: the service's keyring is not its. */
 const secrets = new SecretBox(withNewKey());
@@ -148,26 +148,23 @@ export function registerLifetimeRoutes(app: Express): void {
     const locationId = location(request);
     const id = uuidv7();
     const context = secretContext('webhook_endpoints', locationId, id);
-    // As the service makes one: the location's endpoints locked, the insert held to the cap, the secret sealed at rest.
-    const row = await inTransaction(async (client) => {
-      await client.query(`select pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1, 0))`, [locationId]);
-      const { rows } = await client.query(
-        `insert into webhook_endpoints (location_id, id, url, description, enabled_events, status, secret)
-         select $1, $2, $3, $4, $5, 'ENABLED', $6
-          where (select count(*) from webhook_endpoints where location_id = $1) < $7
-         returning id, url, description, enabled_events, status, secret, created_at`,
-        [
-          locationId,
-          id,
-          body.url,
-          body.description ?? null,
-          body.enabledEvents,
-          secrets.seal(`whsec_${randomBytes(24).toString('base64')}`, context),
-          DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
-        ],
-      );
-      return rows[0];
-    });
+    // As the service makes one: in one statement, counted under the location's lock (webhook_endpoints_below), the secret sealed at rest.
+    const { rows } = await pool.query(
+      `insert into webhook_endpoints (location_id, id, url, description, enabled_events, status, secret)
+       select $1, $2, $3, $4, $5, 'ENABLED', $6
+        where webhook_endpoints_below($1, $7)
+       returning id, url, description, enabled_events, status, secret, created_at`,
+      [
+        locationId,
+        id,
+        body.url,
+        body.description ?? null,
+        body.enabledEvents,
+        secrets.seal(`whsec_${randomBytes(24).toString('base64')}`, context),
+        DEFAULT_WEBHOOK_MAX_ENDPOINTS_PER_LOCATION,
+      ],
+    );
+    const row = rows[0];
     if (row === undefined) return void response.status(409).json({ code: 'WEBHOOK_ENDPOINT_LIMIT_REACHED' });
     response.status(201).json({
       id: row.id,

@@ -70,30 +70,28 @@ export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
   };
 }
 
-/** A transaction-scoped lock on a location's endpoints: creates at one location take turns, other locations never wait. */
-const LOCK_LOCATION_ENDPOINTS = preparedStatement(
-  'lock_location_webhook_endpoints',
-  "select pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || ?, 0))",
-);
-
-/** Inserted only while the location holds fewer than `max` endpoints; read after the lock, so the count is current. */
-const INSERT_ENDPOINT_WITHIN = preparedStatement(
-  'insert_webhook_endpoint_within',
+/**
+ * Inserted only while the location holds fewer than `max` endpoints, in one
+ * statement: `webhook_endpoints_below` (migration 20261209000000) takes the
+ * location's lock, so creates at one location take turns and other
+ * locations never wait, and counts after it, so the count is current.
+ */
+const INSERT_ENDPOINT_BELOW_CAP = preparedStatement(
+  'insert_webhook_endpoint_below_cap',
   `insert into webhook_endpoints (location_id, id, url, description, enabled_events, status, secret)
    select ?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), 'ENABLED', ?
-    where (select count(*) from webhook_endpoints where location_id = ?) < ?
+    where webhook_endpoints_below(?, ?)
    returning ${ENDPOINT_COLUMNS.join(', ')}`,
 );
 
 /** Makes the endpoint unless its location already holds `max`; undefined then. */
 export async function insertEndpointWithin(
-  trx: Knex.Transaction,
+  db: Knex,
   endpoint: Pick<WebhookEndpointRecord, 'locationId' | 'id' | 'url' | 'description' | 'enabledEvents' | 'secret'>,
   max: number,
 ): Promise<WebhookEndpointRecord | undefined> {
-  await runPrepared(trx, LOCK_LOCATION_ENDPOINTS, [endpoint.locationId]);
   // The types as JSON: in a transaction Knex's raw would spread an array into a list.
-  const [row] = await runPrepared<EndpointRow>(trx, INSERT_ENDPOINT_WITHIN, [
+  const [row] = await runPrepared<EndpointRow>(db, INSERT_ENDPOINT_BELOW_CAP, [
     endpoint.locationId,
     endpoint.id,
     endpoint.url,

@@ -3,7 +3,6 @@ import { v7 as uuidv7 } from 'uuid';
 import type { EventType } from '../change-log/event-types';
 import { findEvent } from '../change-log/event-rows';
 import type { PageQuery } from '../platform/db/cursor-page';
-import { inTransaction } from '../platform/db/in-transaction';
 import { DomainError } from '../platform/errors/domain-error';
 import { insertDeliveries } from './webhook-deliveries.repository';
 import {
@@ -46,25 +45,23 @@ export class WebhookEndpointsService {
 
   /**
    * A location holds at most `maxEndpointsPerLocation` endpoints (every event
-   * fans out to each): the count is read under a lock on the location's
+   * fans out to each): the insert counts them under a lock on the location's
    * endpoints, so racing creates cannot pass it together.
    */
   async create(db: Knex, locationId: string, input: CreateWebhookEndpointInput): Promise<WebhookEndpointRecord> {
     this.checkUrl(input.url);
     const { maxEndpointsPerLocation } = this.settings;
-    return inTransaction(db, async (trx) => {
-      const made = await insertEndpointWithin(
-        trx,
-        { locationId, id: uuidv7(), url: input.url, description: input.description ?? null, enabledEvents: input.enabledEvents, secret: newWebhookSecret() },
-        maxEndpointsPerLocation,
-      );
-      if (made === undefined) {
-        throw new DomainError('WEBHOOK_ENDPOINT_LIMIT_REACHED', {
-          message: `The location already holds ${maxEndpointsPerLocation} webhook endpoints, the most allowed. Remove one before making another.`,
-        });
-      }
-      return made;
-    });
+    const made = await insertEndpointWithin(
+      db,
+      { locationId, id: uuidv7(), url: input.url, description: input.description ?? null, enabledEvents: input.enabledEvents, secret: newWebhookSecret() },
+      maxEndpointsPerLocation,
+    );
+    if (made === undefined) {
+      throw new DomainError('WEBHOOK_ENDPOINT_LIMIT_REACHED', {
+        message: `The location already holds ${maxEndpointsPerLocation} webhook endpoints, the most allowed. Remove one before making another.`,
+      });
+    }
+    return made;
   }
 
   async list(db: Knex, locationId: string, page: PageQuery): Promise<{ endpoints: WebhookEndpointRecord[]; hasMore: boolean }> {

@@ -27,6 +27,7 @@ import * as ledger from '../../../migrations/20261205000000_ledger';
 import * as salesDays from '../../../migrations/20261206000000_sales_days';
 import * as disputes from '../../../migrations/20261207000000_disputes';
 import * as setupIntents from '../../../migrations/20261208000000_setup_intents';
+import * as webhookEndpointCap from '../../../migrations/20261209000000_webhook_endpoint_cap';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -67,6 +68,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['20261206000000_sales_days', salesDays],
   ['20261207000000_disputes', disputes],
   ['20261208000000_setup_intents', setupIntents],
+  ['20261209000000_webhook_endpoint_cap', webhookEndpointCap],
 ];
 
 export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
