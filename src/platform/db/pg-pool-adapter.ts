@@ -1,24 +1,27 @@
 import type { Knex } from 'knex';
+import { runStatement } from './prepared-statement';
+
+/** A statement as a `pg` Pool-like caller sends it: `$n` placeholders, and a name when it should be prepared. */
+interface PoolQuery {
+  name?: string;
+  text: string;
+  values?: unknown[];
+}
 
 /**
- * A library that speaks to PostgreSQL (rate-limiter-flexible does) through a `pg` Pool-like
- * `query({ text, values })` with `$n` placeholders. This adapter runs those
- * statements through Knex instead, so that the library uses the service's own
- * pool, its timeouts and search path, and works on PGlite as on a server.
+ * A library that speaks to PostgreSQL (rate-limiter-flexible does) through a
+ * `pg` Pool-like `query({ name, text, values })`. This adapter runs those
+ * statements on the service's own pool with the driver's own call
+ * (prepared-statement.ts), so the library gets the pool's timeouts and
+ * search path, works on PGlite as on a server, and pays no Knex runner (a
+ * new location's rate limit lease went through Knex's `raw`:
+ * docs/performance.md). A named statement is prepared once per connection,
+ * as the library asks (never behind PgBouncer); one without a name is
+ * planned on every run.
  */
-export function knexAsPgPool(db: Knex): { query(statement: { text: string; values?: unknown[] }): Promise<unknown> } {
+export function knexAsPgPool(db: Knex): { query(statement: PoolQuery): Promise<{ rows: unknown[]; rowCount: number }> } {
   return {
-    query: async ({ text, values = [] }) => {
-      // `$4` may come before `$3` in the text: bind in the order they appear.
-      const bindings: unknown[] = [];
-      const sql = text.replace(/\$(\d+)/g, (_match, index: string) => {
-        bindings.push(values[Number(index) - 1]);
-        return '?';
-      });
-      const result = (await db.raw(sql, bindings as Knex.RawBinding[])) as { rows: unknown[]; rowCount?: number; affectedRows?: number };
-      // pg counts rows in `rowCount`; PGlite's driver says 0 there for a SELECT
-      // and counts a DELETE in `affectedRows`.
-      return { rows: result.rows, rowCount: Math.max(result.rows.length, result.rowCount ?? 0, result.affectedRows ?? 0) };
-    },
+    query: ({ name, text, values = [] }) =>
+      runStatement(db, name === undefined ? { name: 'unnamed', positionalText: text, planEachRun: true } : { name, positionalText: text }, values),
   };
 }

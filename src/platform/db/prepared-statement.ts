@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { clockOffsetMs } from '../clock/location-clock';
-import { sqlDriverOf, type DriverStatement } from './sql-driver';
+import { sqlDriverOf, type DriverResult, type DriverStatement } from './sql-driver';
 
 /**
  * A hot query written once as SQL and run as a named prepared statement: the
@@ -34,16 +34,24 @@ export function preparedStatement(name: string, text: string, options: Pick<Driv
 
 /**
  * Runs a statement with the driver's own call (sql-driver.ts), on a pooled
- * connection or on the one a transaction holds: Knex's query builder, runner
- * and binding rewrites cost more CPU than the driver itself on the hottest
- * paths (docs/performance.md). Knex's `query` and `query-error` events are
- * still emitted (a transaction's go to its pool's client too), and a
- * transaction that has ended refuses the statement as Knex's own runner
- * does, so that it never runs on a connection back in the pool.
+ * connection or on the one a transaction holds, on the location's clock
+ * (`onClock`): Knex's query builder, runner and binding rewrites cost more
+ * CPU than the driver itself on the hottest paths (docs/performance.md).
  */
 export async function runPrepared<Row>(db: Knex | Knex.Transaction, given: PreparedStatement, givenBindings: readonly Knex.RawBinding[]): Promise<Row[]> {
   const offsetMs = clockOffsetMs();
   const { statement, bindings } = offsetMs === 0 ? { statement: given, bindings: givenBindings } : onClock(given, givenBindings, offsetMs);
+  return (await runStatement<Row>(db, statement, bindings)).rows;
+}
+
+/**
+ * Runs a statement as the driver takes it, `$n` placeholders and all, as it
+ * is. Knex's `query` and `query-error` events are still emitted (a
+ * transaction's go to its pool's client too), and a transaction that has
+ * ended refuses the statement as Knex's own runner does, so that it never
+ * runs on a connection back in the pool.
+ */
+export async function runStatement<Row>(db: Knex | Knex.Transaction, statement: DriverStatement, bindings: readonly unknown[]): Promise<DriverResult<Row>> {
   const driver = sqlDriverOf(db);
   const { client } = db;
   if (client.listenerCount('query') > 0) client.emit('query', { method: 'raw', sql: statement.positionalText, bindings, options: {} });

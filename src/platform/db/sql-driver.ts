@@ -11,7 +11,13 @@ import { copyPlainQueryConfigsBySpread } from './pg-query-config';
 export interface SqlDriver {
   /** Whether statements are sent by name (planned once per connection); not behind PgBouncer in transaction mode. */
   readonly namedStatements: boolean;
-  query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]): Promise<Row[]>;
+  query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]): Promise<DriverResult<Row>>;
+}
+
+/** What a statement brought back: its rows, and how many rows it returned or changed (a DELETE without RETURNING has none to show). */
+export interface DriverResult<Row> {
+  rows: Row[];
+  rowCount: number;
 }
 
 /** A statement as the driver sends it (prepared-statement.ts declares them). */
@@ -34,7 +40,7 @@ export function sentByName(driver: { namedStatements: boolean }, statement: Driv
 }
 
 interface PgConnection {
-  query(config: { name?: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[] }>;
+  query(config: { name?: string; text: string; values: readonly unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
 /** node-postgres: `query({ name, text, values })`, the name dropped behind PgBouncer. */
@@ -42,24 +48,27 @@ export function pgDriver(options: { namedStatements: boolean }): SqlDriver {
   copyPlainQueryConfigsBySpread();
   return {
     namedStatements: options.namedStatements,
-    async query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]) {
+    async query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]): Promise<DriverResult<Row>> {
       const config = sentByName(options, statement)
         ? { name: statement.name, text: statement.positionalText, values }
         : { text: statement.positionalText, values };
-      return (await (connection as PgConnection).query(config)).rows as Row[];
+      const { rows, rowCount } = await (connection as PgConnection).query(config);
+      return { rows: rows as Row[], rowCount: rowCount ?? rows.length };
     },
   };
 }
 
 interface PgliteConnection {
-  query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[] }>;
+  query(text: string, values: readonly unknown[]): Promise<{ rows: unknown[]; affectedRows?: number }>;
 }
 
 /** PGlite: one connection, its own `query(text, values)`; a name would mean nothing to it. */
 export const pgliteDriver: SqlDriver = {
   namedStatements: false,
-  async query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]) {
-    return (await (connection as PgliteConnection).query(statement.positionalText, values)).rows as Row[];
+  async query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]): Promise<DriverResult<Row>> {
+    const { rows, affectedRows } = await (connection as PgliteConnection).query(statement.positionalText, values);
+    // PGlite counts a write's rows in `affectedRows`, and says 0 there for a SELECT.
+    return { rows: rows as Row[], rowCount: Math.max(rows.length, affectedRows ?? 0) };
   },
 };
 
