@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 
 /**
  * The personal fields an event may carry, by the resource it is about (the
@@ -82,5 +82,5 @@ const ERASE_PERSONAL_DATA = preparedStatement(
  * erasure's transaction, in one statement (however long the history).
  */
 export async function erasePersonalDataFromEvents(trx: Knex.Transaction, locationId: string, customerId: string, intentIds: readonly string[]): Promise<void> {
-  await runPrepared(trx, ERASE_PERSONAL_DATA, [locationId, customerId, textArrayLiteral(intentIds), locationId, locationId]);
+  await runPrepared(trx, ERASE_PERSONAL_DATA, [locationId, customerId, intentIds, locationId, locationId]);
 }

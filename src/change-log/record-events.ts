@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { v7 as uuidv7 } from 'uuid';
 import { afterCommit } from '../platform/db/in-transaction';
-import { namedStatement, runNamed, runPrepared, preparedStatement, type NamedStatement } from '../platform/db/prepared-statement';
+import { namedStatement, runNamed, runPrepared, preparedStatement, type Binding, type NamedStatement } from '../platform/db/prepared-statement';
 import type { EventType } from './event-types';
 import { eventsRecorded } from './events-recorded';
 import type { WriteContext, WriteOrigin } from './write-context';
@@ -106,12 +106,7 @@ export interface BoundEvent {
  * event's; the dispatcher hears of the event once it is committed, and only
  * if one was recorded. Answers the statement's rows.
  */
-export async function runRecording<Row>(
-  db: Knex,
-  statement: NamedStatement,
-  values: Readonly<Record<string, Knex.RawBinding>>,
-  event: BoundEvent,
-): Promise<Row[]> {
+export async function runRecording<Row>(db: Knex, statement: NamedStatement, values: Readonly<Record<string, Binding>>, event: BoundEvent): Promise<Row[]> {
   const rows = await runNamed<Row & { recorded_events: number }>(db, statement, {
     ...values,
     event_id: uuidv7(),

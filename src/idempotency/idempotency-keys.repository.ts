@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { purgeInBatches } from '../platform/lifecycle/purge-in-batches';
-import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
+import { namedStatement, preparedStatement, runNamed, runPrepared } from '../platform/db/prepared-statement';
 
 /** Whose key it is: keys are scoped to the caller (issuer and client) and the location, so two callers never collide. */
 export interface IdempotencyScope {
@@ -143,6 +143,6 @@ const FORGET_ANSWERS_NAMING = preparedStatement(
  */
 export async function forgetAnswersNaming(trx: Knex.Transaction, locationId: string, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  const rows = await runPrepared(trx, FORGET_ANSWERS_NAMING, [locationId, textArrayLiteral(ids.map((id) => `%${id}%`))]);
+  const rows = await runPrepared(trx, FORGET_ANSWERS_NAMING, [locationId, ids.map((id) => `%${id}%`)]);
   return rows.length;
 }

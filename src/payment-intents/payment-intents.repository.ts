@@ -4,7 +4,7 @@ import type { StandingInstructionType } from '../mandates';
 import type { PaymentError } from '../payment-processor/payment-processor';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
 import { runRecording, statementRecordingEvent, type BoundEvent } from '../change-log/record-events';
-import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
+import { namedStatement, preparedStatement, runNamed, runPrepared } from '../platform/db/prepared-statement';
 import { runSweep, sweepStatement } from '../platform/db/sweep-statement';
 import { captureLineWrite } from '../settlement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
@@ -482,7 +482,7 @@ export async function eraseIntentsOfCustomer(
     customerId,
     customerId,
     locationId,
-    textArrayLiteral(statusesMovedBy('erasure', 'CANCELED')),
+    statusesMovedBy('erasure', 'CANCELED'),
     locationId,
   ]);
   return {

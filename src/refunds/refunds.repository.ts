@@ -4,7 +4,7 @@ import { runRecording, statementRecordingEvent } from '../change-log/record-even
 import type { WriteContext } from '../change-log/write-context';
 import { clockNow } from '../platform/clock/location-clock';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
-import { preparedStatement, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
+import { preparedStatement, runPrepared } from '../platform/db/prepared-statement';
 import { runSweep, sweepStatement } from '../platform/db/sweep-statement';
 import { refundFailureLineWrite, refundLineWrite } from '../settlement';
 import type { RefundRecord } from './refund-record';
@@ -109,7 +109,7 @@ export async function createPendingRefund(
       amount: refund.amount,
       reason: refund.reason,
       created_at: createdAt,
-      statuses: textArrayLiteral(refund.refundableIn),
+      statuses: refund.refundableIn,
       refund_line_id: uuidv7(),
     },
     { origin: write.origin, type: 'refund.created', object: toRefund(record), previous: null },

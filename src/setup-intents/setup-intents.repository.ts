@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { cursorPage, type PageQuery } from '../platform/db/cursor-page';
-import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
+import { namedStatement, preparedStatement, runNamed, runPrepared } from '../platform/db/prepared-statement';
 import { runSweep, sweepStatement } from '../platform/db/sweep-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
 import { consentFromColumns, type ConsentRecord, type StandingInstructionType } from '../mandates';
@@ -228,7 +228,7 @@ export async function eraseSetupIntentsOfCustomer(
   const rows = await runPrepared<SetupIntentRow & { previous_status: SetupIntentStatus }>(trx, ERASE_SETUP_INTENTS_OF_CUSTOMER, [
     locationId,
     customerId,
-    textArrayLiteral(cancelFrom),
+    cancelFrom,
     locationId,
   ]);
   return rows.map((row) => ({ intent: toRecord(row), previousStatus: row.previous_status }));

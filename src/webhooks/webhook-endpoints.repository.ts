@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventType } from '../change-log/event-types';
 import { cursorPage, cursorPageAcross, type PageQuery } from '../platform/db/cursor-page';
-import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../platform/db/prepared-statement';
+import { namedStatement, preparedStatement, runNamed, runPrepared } from '../platform/db/prepared-statement';
 import { secretBox, secretContext } from '../platform/secrets/secret-box';
 
 export type EndpointStatus = 'ENABLED' | 'DISABLED';
@@ -79,24 +79,23 @@ export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
 const INSERT_ENDPOINT_BELOW_CAP = preparedStatement(
   'insert_webhook_endpoint_below_cap',
   `insert into webhook_endpoints (location_id, id, url, description, enabled_events, status, secret)
-   select ?, ?, ?, ?, array(select jsonb_array_elements_text(?::jsonb)), 'ENABLED', ?
+   select ?, ?, ?, ?, ?::text[], 'ENABLED', ?
     where webhook_endpoints_below(?, ?)
    returning ${ENDPOINT_COLUMNS.join(', ')}`,
 );
 
 /** Makes the endpoint unless its location already holds `max`; undefined then. */
-export async function insertEndpointWithin(
+export async function insertEndpointBelowCap(
   db: Knex,
   endpoint: Pick<WebhookEndpointRecord, 'locationId' | 'id' | 'url' | 'description' | 'enabledEvents' | 'secret'>,
   max: number,
 ): Promise<WebhookEndpointRecord | undefined> {
-  // The types as JSON: in a transaction Knex's raw would spread an array into a list.
   const [row] = await runPrepared<EndpointRow>(db, INSERT_ENDPOINT_BELOW_CAP, [
     endpoint.locationId,
     endpoint.id,
     endpoint.url,
     endpoint.description,
-    JSON.stringify(endpoint.enabledEvents),
+    endpoint.enabledEvents,
     secretBox().seal(endpoint.secret, secretContext('webhook_endpoints', endpoint.locationId, endpoint.id)),
     endpoint.locationId,
     max,
@@ -165,8 +164,7 @@ export async function updateEndpoint(db: Knex, locationId: string, id: string, c
   const columns: Record<keyof typeof UPDATABLE_ENDPOINT_COLUMNS, Knex.RawBinding | undefined> = {
     url: changes.url,
     description: changes.description,
-    // A literal, not an array: Knex's raw (in a transaction) would spread an array into a list.
-    enabled_events: changes.enabledEvents === undefined ? undefined : textArrayLiteral(changes.enabledEvents),
+    enabled_events: changes.enabledEvents,
     status: changes.status,
     disabled_reason: changes.disabledReason,
     failing_since: changes.failingSince,

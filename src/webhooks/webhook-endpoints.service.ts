@@ -9,7 +9,7 @@ import {
   deleteEndpoint,
   everyEndpoint,
   findEndpoint,
-  insertEndpointWithin,
+  insertEndpointBelowCap,
   listAttempts,
   listEndpoints,
   rotateEndpointSecret,
@@ -51,7 +51,7 @@ export class WebhookEndpointsService {
   async create(db: Knex, locationId: string, input: CreateWebhookEndpointInput): Promise<WebhookEndpointRecord> {
     this.checkUrl(input.url);
     const { maxEndpointsPerLocation } = this.settings;
-    const made = await insertEndpointWithin(
+    const made = await insertEndpointBelowCap(
       db,
       { locationId, id: uuidv7(), url: input.url, description: input.description ?? null, enabledEvents: input.enabledEvents, secret: newWebhookSecret() },
       maxEndpointsPerLocation,

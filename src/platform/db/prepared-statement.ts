@@ -16,6 +16,9 @@ export interface PreparedStatement extends DriverStatement {
   readonly text: string;
 }
 
+/** What a statement's placeholder takes: a JS array goes to the driver as it is, which sends it as a PostgreSQL array. */
+export type Binding = Knex.RawBinding | readonly string[];
+
 const names = new Set<string>();
 
 /** `?` to `$1`, `$2`, ... as Knex's PostgreSQL client does it (a `\?` stays a literal `?`). */
@@ -38,7 +41,7 @@ export function preparedStatement(name: string, text: string, options: Pick<Driv
  * (`onClock`): Knex's query builder, runner and binding rewrites cost more
  * CPU than the driver itself on the hottest paths (docs/performance.md).
  */
-export async function runPrepared<Row>(db: Knex | Knex.Transaction, given: PreparedStatement, givenBindings: readonly Knex.RawBinding[]): Promise<Row[]> {
+export async function runPrepared<Row>(db: Knex | Knex.Transaction, given: PreparedStatement, givenBindings: readonly Binding[]): Promise<Row[]> {
   const offsetMs = clockOffsetMs();
   const { statement, bindings } = offsetMs === 0 ? { statement: given, bindings: givenBindings } : onClock(given, givenBindings, offsetMs);
   return (await runStatement<Row>(db, statement, bindings)).rows;
@@ -87,7 +90,7 @@ const clocked = new WeakMap<PreparedStatement, ClockedStatement>();
  * writes or compares is the location's. Made once per statement, prepared
  * under a name of its own; a statement with no `now()` runs as it is.
  */
-function onClock(statement: PreparedStatement, bindings: readonly Knex.RawBinding[], offsetMs: number) {
+function onClock(statement: PreparedStatement, bindings: readonly Binding[], offsetMs: number) {
   let variant = clocked.get(statement);
   if (variant === undefined) {
     const offsetAt: boolean[] = [];
@@ -107,7 +110,7 @@ function onClock(statement: PreparedStatement, bindings: readonly Knex.RawBindin
   }
   if (variant.statement === statement) return { statement, bindings };
   let next = 0;
-  return { statement: variant.statement, bindings: variant.offsetAt.map((isOffset) => (isOffset ? offsetMs : (bindings[next++] as Knex.RawBinding))) };
+  return { statement: variant.statement, bindings: variant.offsetAt.map((isOffset) => (isOffset ? offsetMs : (bindings[next++] as Binding))) };
 }
 
 /**
@@ -132,20 +135,11 @@ export function namedStatement(name: string, text: string, options: Pick<DriverS
 }
 
 /** Runs a named statement with a value for each of its names; a missing one is a programming error, thrown before anything runs. */
-export function runNamed<Row>(db: Knex | Knex.Transaction, statement: NamedStatement, values: Readonly<Record<string, Knex.RawBinding>>): Promise<Row[]> {
+export function runNamed<Row>(db: Knex | Knex.Transaction, statement: NamedStatement, values: Readonly<Record<string, Binding>>): Promise<Row[]> {
   const bindings = statement.params.map((param) => {
     const value = values[param];
     if (value === undefined) throw new Error(`statement ${statement.name} has no value for @${param}`);
     return value;
   });
   return runPrepared<Row>(db, statement, bindings);
-}
-
-/**
- * A text array as a PostgreSQL array literal (`{"a","b"}`), for a `?::text[]`
- * binding: a JS array would be spread into a list by Knex's `raw`, which a
- * statement takes inside a transaction. Every element is quoted and escaped.
- */
-export function textArrayLiteral(values: readonly string[]): string {
-  return `{${values.map((value) => `"${value.replace(/[\\"]/g, (character) => `\\${character}`)}"`).join(',')}}`;
 }

@@ -1,5 +1,5 @@
 import knexFactory, { type Knex } from 'knex';
-import { namedStatement, preparedStatement, runNamed, runPrepared, textArrayLiteral } from '../../../src/platform/db/prepared-statement';
+import { namedStatement, preparedStatement, runNamed, runPrepared } from '../../../src/platform/db/prepared-statement';
 import { inClock } from '../../../src/platform/clock/location-clock';
 import { runSweep, sweepStatement } from '../../../src/platform/db/sweep-statement';
 import { pgDriver, withSqlDriver } from '../../../src/platform/db/sql-driver';
@@ -58,12 +58,13 @@ it('runs in a transaction on the connection it holds, and refuses once it has en
   }
 });
 
-it('writes a text array literal PostgreSQL reads back element for element, quotes, backslashes, commas and braces included', async () => {
+const TEXT_ARRAY = preparedStatement('unit_text_array', 'select ?::text[] as values');
+
+it('sends an array binding as a text array PostgreSQL reads back element for element, quotes, backslashes, commas and braces included', async () => {
   const values = ['REQUIRES_CAPTURE', '%0192f0a4-7c1e-7d3a-9b1e-1c2d3e4f5a6b%', 'a,b', '{x}', 'say "hi"', 'back\\slash', ' padded ', ''];
   const database = await openTestDatabase();
   try {
-    const { rows } = (await database.knex.raw('select ?::text[] as values', [textArrayLiteral(values)])) as { rows: Array<{ values: string[] }> };
-    expect(rows[0]?.values).toEqual(values);
+    expect(await runPrepared(database.knex, TEXT_ARRAY, [values])).toEqual([{ values }]);
   } finally {
     await database.close();
   }
