@@ -12,6 +12,15 @@ export const SANDBOX_CLOCK_CACHE_MS = 250;
 /** Past this many remembered locations, those whose window has passed are dropped before another is added. */
 const SWEEP_AT = 10_000;
 
+/**
+ * Up to this many advanced clocks are read together, once a window, for
+ * every location: a location never advanced then costs no read of its own.
+ * A sandbox with more reads each location's offset alone, and tries the
+ * whole set again only after EVERY_ADVANCED_RETRY_MS.
+ */
+export const EVERY_ADVANCED_AT_MOST = 1_000;
+const EVERY_ADVANCED_RETRY_MS = 60_000;
+
 const OFFSET_OF = preparedStatement('sandbox_clock_offset', 'select offset_ms from sandbox_clocks where location_id = ?');
 const ADVANCE = preparedStatement(
   'advance_sandbox_clock',
@@ -21,12 +30,25 @@ const ADVANCE = preparedStatement(
    returning offset_ms`,
 );
 const ADVANCED = preparedStatement('advanced_sandbox_clocks', 'select location_id, offset_ms from sandbox_clocks where offset_ms > 0 order by location_id');
+const EVERY_ADVANCED_UP_TO = preparedStatement(
+  'every_advanced_sandbox_clock_up_to',
+  'select location_id, offset_ms from sandbox_clocks where offset_ms > 0 limit ?',
+);
+
+/** Every advanced clock's offset, read by one statement that began at `readAt`; a location not in it was not advanced then. */
+interface EveryAdvanced {
+  readonly readAt: number;
+  readonly offsets: ReadonlyMap<string, number>;
+}
 
 /**
  * The sandbox clocks of the locations, kept in PostgreSQL so that every
  * replica reads one offset per location; each replica remembers an offset
  * for `cacheMs` (SANDBOX_CLOCK_CACHE_MS), so a request costs no lookup but
  * the first of that window, and an advance made here is seen here at once.
+ * While there are at most EVERY_ADVANCED_AT_MOST advanced clocks, that first
+ * lookup reads them all, once a window for every location at once: a
+ * location never advanced (nearly all of them) costs no read of its own.
  * Another replica's advance answers only once every remembered offset it
  * could have made stale has expired (`advance`): before, a replica stamped
  * records with the offset it had read up to a second earlier, behind an
@@ -34,23 +56,38 @@ const ADVANCED = preparedStatement('advanced_sandbox_clocks', 'select location_i
  */
 export class SandboxClocks {
   private readonly known = new Map<string, { offsetMs: number; readAt: number }>();
+  private everyAdvanced: EveryAdvanced | undefined;
+  private everyAdvancedRead: Promise<void> | undefined;
+  /** When the whole set may be read again, after it was found to hold more than `everyAdvancedAtMost`. */
+  private everyAdvancedRetryAt = 0;
 
   constructor(
     private readonly db: Knex,
     private readonly cacheMs = SANDBOX_CLOCK_CACHE_MS,
     private readonly sweepAt = SWEEP_AT,
+    private readonly everyAdvancedAtMost = EVERY_ADVANCED_AT_MOST,
   ) {}
 
   /** The offset read for the location within the window, if any: what nearly every request takes, with no promise made. */
   freshOffsetOf(locationId: string): number | undefined {
+    const now = Date.now();
     const known = this.known.get(locationId);
-    return known !== undefined && Date.now() - known.readAt < this.cacheMs ? known.offsetMs : undefined;
+    if (known !== undefined && now - known.readAt < this.cacheMs) return known.offsetMs;
+    const every = this.everyAdvanced;
+    if (every === undefined || now - every.readAt >= this.cacheMs) return undefined;
+    // Never back: an advance answered here since the whole set was read stays.
+    return Math.max(every.offsets.get(locationId) ?? 0, known?.offsetMs ?? 0);
   }
 
   /** How far the location's clock is ahead of real time, in milliseconds. */
   async offsetOf(locationId: string): Promise<number> {
     const fresh = this.freshOffsetOf(locationId);
     if (fresh !== undefined) return fresh;
+    if (this.everyAdvancedAtMost > 0 && Date.now() >= this.everyAdvancedRetryAt) {
+      await this.readEveryAdvanced();
+      const read = this.freshOffsetOf(locationId);
+      if (read !== undefined) return read;
+    }
     const readAt = Date.now();
     const [row] = await runPrepared<{ offset_ms: string | number }>(this.db, OFFSET_OF, [locationId]);
     return this.remember(locationId, row === undefined ? 0 : Number(row.offset_ms), readAt);
@@ -78,6 +115,28 @@ export class SandboxClocks {
     const readAt = Date.now();
     const rows = await runPrepared<{ location_id: string; offset_ms: string | number }>(this.db, ADVANCED, []);
     return rows.map((row) => ({ locationId: row.location_id, offsetMs: this.remember(row.location_id, Number(row.offset_ms), readAt) }));
+  }
+
+  /**
+   * Reads every advanced clock, if there are at most `everyAdvancedAtMost`;
+   * the requests that find the set stale meanwhile wait for the same read.
+   * Past the most, the set is dropped and each location read alone until
+   * the retry.
+   */
+  private readEveryAdvanced(): Promise<void> {
+    this.everyAdvancedRead ??= (async () => {
+      const readAt = Date.now();
+      const rows = await runPrepared<{ location_id: string; offset_ms: string | number }>(this.db, EVERY_ADVANCED_UP_TO, [this.everyAdvancedAtMost + 1]);
+      if (rows.length > this.everyAdvancedAtMost) {
+        this.everyAdvanced = undefined;
+        this.everyAdvancedRetryAt = readAt + EVERY_ADVANCED_RETRY_MS;
+        return;
+      }
+      this.everyAdvanced = { readAt, offsets: new Map(rows.map((row) => [row.location_id, Number(row.offset_ms)])) };
+    })().finally(() => {
+      this.everyAdvancedRead = undefined;
+    });
+    return this.everyAdvancedRead;
   }
 
   /**
