@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { preparedStatement, runPrepared } from '../db/prepared-statement';
+import { SweptMap } from '../swept-map';
 
 /**
  * How long a replica trusts the offset it last read for a location, from
@@ -9,16 +10,17 @@ import { preparedStatement, runPrepared } from '../db/prepared-statement';
  */
 export const SANDBOX_CLOCK_CACHE_MS = 250;
 
-/** Past this many remembered locations, those whose window has passed are dropped before another is added. */
+/** Past this many remembered locations, those whose window has passed are dropped before another is added (swept-map.ts). */
 const SWEEP_AT = 10_000;
 
 /**
  * Up to this many advanced clocks are read together, once a window, for
  * every location: a location never advanced then costs no read of its own.
+ * No more than a page of rows, as any read on a request's way.
  * A sandbox with more reads each location's offset alone, and tries the
  * whole set again only after EVERY_ADVANCED_RETRY_MS.
  */
-export const EVERY_ADVANCED_AT_MOST = 1_000;
+export const EVERY_ADVANCED_AT_MOST = 100;
 const EVERY_ADVANCED_RETRY_MS = 60_000;
 
 const OFFSET_OF = preparedStatement('sandbox_clock_offset', 'select offset_ms from sandbox_clocks where location_id = ?');
@@ -32,7 +34,7 @@ const ADVANCE = preparedStatement(
 const ADVANCED = preparedStatement('advanced_sandbox_clocks', 'select location_id, offset_ms from sandbox_clocks where offset_ms > 0 order by location_id');
 const EVERY_ADVANCED_UP_TO = preparedStatement(
   'every_advanced_sandbox_clock_up_to',
-  'select location_id, offset_ms from sandbox_clocks where offset_ms > 0 limit ?',
+  'select location_id, offset_ms from sandbox_clocks where offset_ms > 0 order by location_id limit ?',
 );
 
 /** Every advanced clock's offset, read by one statement that began at `readAt`; a location not in it was not advanced then. */
@@ -55,7 +57,7 @@ interface EveryAdvanced {
  * advance already answered.
  */
 export class SandboxClocks {
-  private readonly known = new Map<string, { offsetMs: number; readAt: number }>();
+  private readonly known: SweptMap<string, { offsetMs: number; readAt: number }>;
   private everyAdvanced: EveryAdvanced | undefined;
   private everyAdvancedRead: Promise<void> | undefined;
   /** When the whole set may be read again, after it was found to hold more than `everyAdvancedAtMost`. */
@@ -64,9 +66,11 @@ export class SandboxClocks {
   constructor(
     private readonly db: Knex,
     private readonly cacheMs = SANDBOX_CLOCK_CACHE_MS,
-    private readonly sweepAt = SWEEP_AT,
+    sweepAt = SWEEP_AT,
     private readonly everyAdvancedAtMost = EVERY_ADVANCED_AT_MOST,
-  ) {}
+  ) {
+    this.known = new SweptMap(sweepAt, ({ readAt }, now) => now - readAt >= cacheMs);
+  }
 
   /** The offset read for the location within the window, if any: what nearly every request takes, with no promise made. */
   freshOffsetOf(locationId: string): number | undefined {
@@ -152,14 +156,8 @@ export class SandboxClocks {
     const known = this.known.get(locationId);
     // Never back: a slower read racing a later advance keeps the larger offset, and does not make it look newer.
     if (known !== undefined && known.offsetMs > offsetMs) return known.offsetMs;
-    if (known === undefined && this.known.size >= this.sweepAt) this.forgetPassedWindows();
     this.known.set(locationId, { offsetMs, readAt });
     return offsetMs;
-  }
-
-  private forgetPassedWindows(): void {
-    const now = Date.now();
-    for (const [locationId, { readAt }] of this.known) if (now - readAt >= this.cacheMs) this.known.delete(locationId);
   }
 
   /** How many locations' offsets are remembered. */

@@ -1,4 +1,5 @@
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { SweptMap } from '../swept-map';
 
 /** What one request drew from its key's budget. */
 export interface Draw {
@@ -30,7 +31,7 @@ export function leaseSizeFor(points: number): number {
   return Math.min(100, Math.max(1, Math.floor(points / 50)));
 }
 
-/** Past this many keys, leases of windows that have ended are swept. */
+/** Past this many keys, leases of windows that have ended are swept (swept-map.ts). */
 const SWEEP_AT = 10_000;
 
 /**
@@ -49,7 +50,7 @@ const SWEEP_AT = 10_000;
  * memory until it ends, so a flood of refused requests costs the database nothing.
  */
 export class PointLeases {
-  private readonly leases = new Map<string, Lease>();
+  private readonly leases: SweptMap<string, Lease>;
   private readonly refills = new Map<string, Promise<void>>();
   private readonly lowWater: number;
   /** Two results for one key that end further apart than this are of different windows. */
@@ -63,6 +64,7 @@ export class PointLeases {
     /** The key as the store keeps it; worked out only for a round trip, not for every draw. */
     private readonly storeKeyOf: (key: string) => string = (key) => key,
   ) {
+    this.leases = new SweptMap(SWEEP_AT, (lease, at) => lease.endsAt <= at, now);
     this.lowWater = Math.ceil(leaseSize / 2);
     this.sameWindowMs = (limiter.duration * 1000) / 2;
   }
@@ -103,7 +105,6 @@ export class PointLeases {
   }
 
   private async take(key: string): Promise<Taken> {
-    if (this.leases.size >= SWEEP_AT) this.sweep();
     const storeKey = this.storeKeyOf(key);
     try {
       const taken = await this.limiter.consume(storeKey, this.leaseSize);
@@ -133,10 +134,5 @@ export class PointLeases {
     lease.left += taken.granted;
     lease.storeRemaining = taken.storeRemaining;
     lease.exhausted = taken.exhausted;
-  }
-
-  private sweep(): void {
-    const now = this.now();
-    for (const [key, lease] of this.leases) if (lease.endsAt <= now) this.leases.delete(key);
   }
 }
