@@ -6,6 +6,7 @@ import type { IdempotentCreates } from '../idempotency/idempotent-creates';
 import type { StoredReply } from '../idempotency/idempotency-keys.repository';
 import { runIdempotently } from '../idempotency/idempotent-request';
 import { readJsonBody } from '../platform/http/json-body';
+import { sendJson } from '../platform/http/json-answer';
 import { authOf, locationOf } from '../platform/http/request-context';
 import { parseInput } from '../platform/validation/parse-input';
 import { authorize, checkSessionGrant } from './access';
@@ -32,6 +33,7 @@ async function send(request: Request, response: Response, reply: SentReply): Pro
   if (reply.etag !== undefined) response.setHeader('ETag', `"${reply.etag}"`);
   if (reply.body instanceof StreamedFile) await sendStreamedFile(request, response, reply.status, reply.body);
   else if (reply.body === undefined) response.status(reply.status).end();
+  else if (reply.etag === undefined) sendJson(response, reply.status, reply.body);
   else response.status(reply.status).json(reply.body);
 }
 
