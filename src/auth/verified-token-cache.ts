@@ -19,6 +19,8 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
  */
 export class VerifiedTokenCache {
   private readonly entries = new Map<string, Entry>();
+  /** Tokens kept since expired entries were last swept out. */
+  private keptSinceSweep = 0;
 
   constructor(
     private readonly maxEntries = VERIFIED_TOKEN_CACHE_SIZE,
@@ -47,13 +49,23 @@ export class VerifiedTokenCache {
     if (expiresAtMs <= this.now()) return;
     if (this.entries.size >= this.maxEntries) this.evict();
     this.entries.set(keyOf(token), { claims, expiresAtMs });
+    this.keptSinceSweep += 1;
   }
 
-  /** Expired entries first; if none, the oldest inserted (a Map iterates in insertion order). */
+  /**
+   * Expired entries first; if none, the oldest inserted (a Map iterates in
+   * insertion order). The expired are swept at most once per an eighth of
+   * the size of tokens kept: were they swept for each, a cache full of live
+   * tokens would be scanned whole for every new one. Between sweeps an
+   * expired entry goes when it is next asked for, or as the oldest.
+   */
   private evict(): void {
-    const now = this.now();
-    for (const [key, entry] of this.entries) if (entry.expiresAtMs <= now) this.entries.delete(key);
-    if (this.entries.size < this.maxEntries) return;
+    if (this.keptSinceSweep >= this.maxEntries / 8) {
+      this.keptSinceSweep = 0;
+      const now = this.now();
+      for (const [key, entry] of this.entries) if (entry.expiresAtMs <= now) this.entries.delete(key);
+      if (this.entries.size < this.maxEntries) return;
+    }
     const oldest = this.entries.keys().next();
     if (!oldest.done) this.entries.delete(oldest.value);
   }

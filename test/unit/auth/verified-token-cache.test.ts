@@ -54,6 +54,23 @@ describe('VerifiedTokenCache', () => {
     expect(cache.get('second')).toBeUndefined();
     expect(['third', 'fourth', 'fifth'].map((token) => cache.get(token)?.clientId)).toEqual(['third', 'fourth', 'fifth']);
   });
+
+  it('full of live tokens, sweeps for expired ones once per an eighth of its size of new tokens, not for each', () => {
+    clock = 1_000_000;
+    let clockReads = 0;
+    const size = 800;
+    const cache = new VerifiedTokenCache(size, () => {
+      clockReads += 1;
+      return clock;
+    });
+    for (let i = 0; i < size; i += 1) cache.set(`live-${i}`, claims('live'), 2_000);
+    clockReads = 0;
+    const more = 8_000;
+    for (let i = 0; i < more; i += 1) cache.set(`new-${i}`, claims('new'), 2_000);
+    expect(cache.size).toBe(size);
+    // One reading of the clock per token kept, and one per sweep: a sweep for each would make it 2 × 8,000.
+    expect(clockReads).toBe(more + more / (size / 8));
+  });
 });
 
 describe('TokenVerifier with its cache of verified tokens', () => {
