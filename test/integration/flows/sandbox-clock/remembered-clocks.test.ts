@@ -22,8 +22,6 @@ const waitOutTheWindow = () => new Promise((resolve) => setTimeout(resolve, WIND
 const TEN_YEARS_S = 10 * 365 * 86_400;
 /** Each location read alone, as with more advanced clocks than the whole set's most. */
 const ONE_BY_ONE = 0;
-/** However many clocks the tests before have advanced in this database. */
-const EVERY_ONE = 1_000_000;
 /** A window no pause of a busy machine outlasts, for a test that never waits one out. */
 const LONG_WINDOW_MS = 60_000;
 
@@ -69,7 +67,7 @@ it('reads a forgotten location again, and finds an advance made meanwhile by ano
 
 describe('one read of every advanced clock', () => {
   it('serves every location for its window: locations never advanced cost no read of their own, and remember nothing', async () => {
-    const clocks = new SandboxClocks(db.knex, LONG_WINDOW_MS, SWEEP_AT, EVERY_ONE);
+    const clocks = new SandboxClocks(db.knex, LONG_WINDOW_MS, SWEEP_AT);
     const reads = clockReads();
     try {
       const offsets = await Promise.all(Array.from({ length: 20 }, () => clocks.offsetOf(newLocation())));
@@ -82,8 +80,8 @@ describe('one read of every advanced clock', () => {
   });
 
   it('finds an advance made by another replica once the window that read passed, and one made here at once', async () => {
-    const clocks = new SandboxClocks(db.knex, WINDOW_MS, SWEEP_AT, EVERY_ONE);
-    const elsewhere = new SandboxClocks(db.knex, WINDOW_MS, SWEEP_AT, EVERY_ONE);
+    const clocks = new SandboxClocks(db.knex, WINDOW_MS, SWEEP_AT);
+    const elsewhere = new SandboxClocks(db.knex, WINDOW_MS, SWEEP_AT);
     const [there, here] = [newLocation(), newLocation()];
     expect(await clocks.offsetOf(there)).toBe(0);
     await elsewhere.advance(there, 60, TEN_YEARS_S, async () => undefined);
