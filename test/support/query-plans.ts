@@ -7,7 +7,7 @@ import { PURGE_BATCH } from '../../src/change-log/event-retention';
 import { PURGE_EVENTS_BEFORE } from '../../src/change-log/event-rows';
 import { cardInput } from '../factories/customers';
 import { LOCATION_HEADER } from '../factories/locations';
-import { openTestDatabase, type TestDatabase } from './test-database';
+import { analyzeOwnTables, openTestDatabase, type TestDatabase } from './test-database';
 import { startTestApp, type TestApp } from './test-app';
 
 /**
@@ -187,7 +187,7 @@ export function describeQueryPlans(size: QueryPlansSize, open: () => Promise<Tes
       select 'location-' || n % 20, gen_random_uuid(), gen_random_uuid(), 'ON_SESSION', 'sealed',
              (array['REQUIRES_PAYMENT_METHOD', 'PROCESSING', 'SUCCEEDED', 'CANCELED'])[1 + n % 4], 1, now(), now()
         from generate_series(1, ${size.customers}) n`);
-    await db.knex.raw('analyze');
+    await analyzeOwnTables(db.knex);
     testApp = await startTestApp({ database: db });
     db.knex.on('query', (query: { sql: string; bindings?: unknown[] }) => {
       if (seeding) return;
