@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { DomainError } from '../errors/domain-error';
 import { authOf, locationOf } from '../http/request-context';
 import { leaseSizeFor, PointLeases, type Draw } from './point-leases';
-import { postgresRateLimiter } from './postgres-rate-limiter';
+import { postgresPointStore } from './postgres-point-store';
 
 export interface RateLimitSettings {
   /** Requests one client may make for one location per window; 0 turns the limit off. */
@@ -36,10 +36,10 @@ function setRateLimitHeaders(response: Response, settings: RateLimitSettings, dr
  */
 export function apiRateLimit(db: Knex, settings: RateLimitSettings): RequestHandler {
   if (settings.requests === 0) return (_request, _response, next) => next();
-  const limiter = postgresRateLimiter(db, { keyPrefix: 'api', points: settings.requests, durationSeconds: settings.windowSeconds });
+  const store = postgresPointStore(db, { keyPrefix: 'api', budget: settings.requests, windowSeconds: settings.windowSeconds });
   // Hashed for the store: client ids and location ids are each up to 255 characters, the key column too.
   const storeKeyOf = (key: string): string => hash('sha256', key, 'base64url');
-  const leases = new PointLeases(limiter, settings.requests, leaseSizeFor(settings.requests), Date.now, storeKeyOf);
+  const leases = new PointLeases(store, leaseSizeFor(settings.requests), Date.now, storeKeyOf);
   return async (request, response, next) => {
     const { issuer, clientId } = authOf(request);
     const draw = await leases.draw(`${issuer}\n${clientId}\n${locationOf(request)}`);

@@ -1,5 +1,6 @@
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { BatchedCalls } from '../batched-calls';
 import { SweptMap } from '../swept-map';
+import type { PointStore, Taken } from './point-store';
 
 /** What one request drew from its key's budget. */
 export interface Draw {
@@ -18,14 +19,6 @@ interface Lease {
   exhausted: boolean;
 }
 
-/** What one round trip to the store brought back. */
-interface Taken {
-  granted: number;
-  storeRemaining: number;
-  endsAt: number;
-  exhausted: boolean;
-}
-
 /** A fiftieth of the budget per lease, at most 100: a handful of round trips per window, and little left unused. */
 export function leaseSizeFor(points: number): number {
   return Math.min(100, Math.max(1, Math.floor(points / 50)));
@@ -34,8 +27,11 @@ export function leaseSizeFor(points: number): number {
 /** Past this many keys, leases of windows that have ended are swept (swept-map.ts). */
 const SWEEP_AT = 10_000;
 
+/** Keys whose leases one round trip takes at most. */
+const KEYS_A_TAKE = 500;
+
 /**
- * Draws points from a shared limiter (PostgreSQL) in leases: one round trip
+ * Draws points from a shared store (PostgreSQL) in leases: one round trip
  * takes `leaseSize` points, which this process then hands out one per request
  * until they run out or the window ends. A budget is never exceeded across
  * replicas, since every point handed out was first taken from the store; a
@@ -46,27 +42,33 @@ const SWEEP_AT = 10_000;
  * so requests do not wait for the store: under load its round trip queues
  * behind every request waiting for a database connection, and the requests
  * of that key would queue behind it. Concurrent requests of one key share one
- * refill. Once the store says the window is spent, requests are refused from
- * memory until it ends, so a flood of refused requests costs the database nothing.
+ * refill, and the refills of many keys share a round trip: those asked for
+ * while one is in flight go together in the next (batched-calls.ts), so a
+ * process serving many new keys at once (a client acting for many locations)
+ * makes a statement per batch, not per key. Once the store says the window
+ * is spent, requests are refused from memory until it ends, so a flood of
+ * refused requests costs the database nothing.
  */
 export class PointLeases {
   private readonly leases: SweptMap<string, Lease>;
+  /** One refill at most per key at a time (`refills`), so a batch's keys are all different, as the store needs. */
   private readonly refills = new Map<string, Promise<void>>();
+  private readonly takes: BatchedCalls<string, Taken>;
   private readonly lowWater: number;
   /** Two results for one key that end further apart than this are of different windows. */
   private readonly sameWindowMs: number;
 
   constructor(
-    private readonly limiter: RateLimiterAbstract,
-    private readonly points: number,
-    private readonly leaseSize: number,
+    store: PointStore,
+    leaseSize: number,
     private readonly now: () => number = Date.now,
     /** The key as the store keeps it; worked out only for a round trip, not for every draw. */
     private readonly storeKeyOf: (key: string) => string = (key) => key,
   ) {
     this.leases = new SweptMap(SWEEP_AT, (lease, at) => lease.endsAt <= at, now);
+    this.takes = new BatchedCalls((storeKeys) => store.take(storeKeys, leaseSize), KEYS_A_TAKE);
     this.lowWater = Math.ceil(leaseSize / 2);
-    this.sameWindowMs = (limiter.duration * 1000) / 2;
+    this.sameWindowMs = store.windowMs / 2;
   }
 
   async draw(key: string): Promise<Draw> {
@@ -89,8 +91,9 @@ export class PointLeases {
   private refill(key: string): Promise<void> {
     let refill = this.refills.get(key);
     if (refill === undefined) {
-      refill = this.take(key)
-        .then((taken) => this.settle(key, taken))
+      refill = this.takes
+        .call(this.storeKeyOf(key))
+        .then((taken) => this.settle(key, taken, this.now() + taken.msLeft))
         .finally(() => this.refills.delete(key));
       this.refills.set(key, refill);
     }
@@ -104,31 +107,16 @@ export class PointLeases {
     this.refill(key).catch(() => undefined);
   }
 
-  private async take(key: string): Promise<Taken> {
-    const storeKey = this.storeKeyOf(key);
-    try {
-      const taken = await this.limiter.consume(storeKey, this.leaseSize);
-      return { granted: this.leaseSize, storeRemaining: taken.remainingPoints, endsAt: this.now() + taken.msBeforeNext, exhausted: false };
-    } catch (refused) {
-      if (!(refused instanceof RateLimiterRes)) throw refused;
-      // The store counted the whole lease; what it had left before is ours, the rest goes back.
-      const granted = Math.max(0, this.points - (refused.consumedPoints - this.leaseSize));
-      const excess = this.leaseSize - granted;
-      if (excess > 0) await this.limiter.reward(storeKey, excess);
-      return { granted, storeRemaining: 0, endsAt: this.now() + Math.max(1, refused.msBeforeNext), exhausted: true };
-    }
-  }
-
   /**
    * Tops up the current lease when the points come from its window; otherwise
    * the store has moved on to a new window and the old lease's points, taken
    * from a window that has ended, are dropped.
    */
-  private settle(key: string, taken: Taken): void {
+  private settle(key: string, taken: Taken, endsAt: number): void {
     const lease = this.leases.get(key);
-    const sameWindow = lease !== undefined && lease.endsAt > this.now() && Math.abs(taken.endsAt - lease.endsAt) < this.sameWindowMs;
+    const sameWindow = lease !== undefined && lease.endsAt > this.now() && Math.abs(endsAt - lease.endsAt) < this.sameWindowMs;
     if (!sameWindow) {
-      this.leases.set(key, { left: taken.granted, storeRemaining: taken.storeRemaining, endsAt: taken.endsAt, exhausted: taken.exhausted });
+      this.leases.set(key, { left: taken.granted, storeRemaining: taken.storeRemaining, endsAt, exhausted: taken.exhausted });
       return;
     }
     lease.left += taken.granted;
