@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { copyPlainQueryConfigsBySpread } from './pg-query-config';
+import { keepResultShapes } from './pg-result-shapes';
 
 /**
  * How a prepared statement reaches the database on a pooled connection: the
@@ -46,6 +47,7 @@ interface PgConnection {
 /** node-postgres: `query({ name, text, values })`, the name dropped behind PgBouncer. */
 export function pgDriver(options: { namedStatements: boolean }): SqlDriver {
   copyPlainQueryConfigsBySpread();
+  keepResultShapes();
   return {
     namedStatements: options.namedStatements,
     async query<Row>(connection: unknown, statement: DriverStatement, values: readonly unknown[]): Promise<DriverResult<Row>> {
