@@ -24,8 +24,8 @@ let installed = false;
  * node-postgres describes every result again, even a prepared statement's,
  * and builds from the description the field's parsers and an empty row that
  * each row is copied from: an object with a property per column, made as a
- * dictionary and copied, on every run (4.6 % of the CPU of a read whose row
- * has many columns: docs/performance.md). The same statement describes the
+ * dictionary and copied, on every run (a read whose row has many columns
+ * pays for it most: docs/performance.md). The same statement describes the
  * same fields every time, so what pg built for a shape is kept and used
  * again (node-postgres#3753 would do this in pg). Both are only read after
  * they are built. A parser set after a shape was kept would not be in it, so
