@@ -44,8 +44,8 @@ describe('the rate limit store in PostgreSQL', () => {
   it('never grants more than a budget to replicas taking the same keys in other orders at once, and never deadlocks', async () => {
     const store = postgresPointStore(db.knex, { keyPrefix: 'racing', budget: 100, windowSeconds: 60 });
     const keys = keysOf('key', 10);
-    // Twenty takes of 30 points of each key, each with the keys in an order of its own: 600 asked for a budget of 100.
-    const takes = Array.from({ length: 20 }, (_, take) => {
+    // Sixty takes of 30 points of each key, each with the keys in an order of its own: 1,800 asked for a budget of 100.
+    const takes = Array.from({ length: 60 }, (_, take) => {
       const order = [...keys].sort((a, b) => ((a.charCodeAt(a.length - 1) * (take + 3)) % 11) - ((b.charCodeAt(b.length - 1) * (take + 3)) % 11));
       return store.take(order, 30).then((taken) => order.map((key, index) => ({ key, granted: taken[index]?.granted ?? 0 })));
     });
