@@ -53,6 +53,19 @@ export default tseslint.config(
       ],
     },
   },
+  // The service orders and writes text without the host's locale: the same
+  // answer on every host, and ICU's locale data (megabytes of each process's
+  // memory) loaded only where a request needs it (docs/performance.md, Memory).
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: 'localeCompare', message: 'Order by code units (platform/code-unit-order.ts byCodeUnits), as SQL collate "C" does.' },
+        { property: 'toLocaleString', message: "The document's numbers: platform/document-parts/prose-numbers.ts withThousands." },
+      ],
+    },
+  },
   // Layout is Prettier's (npm run format): no ESLint rule argues with it.
   prettier,
 );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_AMOUNT } from '../payment-intents';
+import { withThousands } from '../platform/document-parts/prose-numbers';
 import { int32 } from '../platform/validation/int32';
 import { instant } from '../platform/validation/instant';
 import { pageOf, pageQuery } from '../platform/validation/page-query';
@@ -33,7 +34,7 @@ const documentSchema = z
 
 const evidenceFields = {
   explanation: safeText({ min: 1, max: MAX_EXPLANATION, allowLineBreaks: true }).meta({
-    description: `The merchant's account of the payment, at most ${MAX_EXPLANATION.toLocaleString('en-US')} characters (Stripe's limit).`,
+    description: `The merchant's account of the payment, at most ${withThousands(MAX_EXPLANATION)} characters (Stripe's limit).`,
   }),
   serviceDate: z.iso.date().length(10).meta({ description: 'When the goods or service were provided (YYYY-MM-DD).' }),
   receiptReference: identifierText({ min: 1, max: 255, description: "The receipt's or check's number (Toast's Check ID)." }),

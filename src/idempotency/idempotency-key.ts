@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
+import { byCodeUnits } from '../platform/code-unit-order';
 import { DomainError } from '../platform/errors/domain-error';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
@@ -26,7 +27,7 @@ export function idempotencyKeyOf(request: Request): string | undefined {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => byCodeUnits(a, b));
     return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
   }
   return JSON.stringify(value ?? null);

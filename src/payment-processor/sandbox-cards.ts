@@ -1,3 +1,4 @@
+import { byCodeUnits } from '../platform/code-unit-order';
 import type { PaymentError, ProcessorCard } from './payment-processor';
 
 /**
@@ -97,7 +98,7 @@ export function sandboxCardTable(): string {
     '|---|---|',
     // Sorted: an object's own keys that read as integers (9995) would otherwise come first.
     ...Object.entries(SANDBOX_CARDS)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => byCodeUnits(a, b))
       .map(([lastFour, error]) => `| \`${lastFour}\` | ${outcome(error)} |`),
     `| \`${CAPTURE_FAILS_LAST_FOUR}\` | approved, but every capture fails (\`${CAPTURE_FAILED.code}\`); with \`AUTOMATIC\` the confirm fails with it |`,
     `| \`${PARTIAL_AUTHORIZATION_LAST_FOUR}\` | authorizes at most ${PARTIAL_AUTHORIZATION_LIMIT} (minor units): with \`paymentMethodOptions.card.partialAuthorization\`, approved for that much (\`amount\` becomes it, \`amountRequested\` keeps what was asked); without, declined: \`${SANDBOX_CARDS['9995'].code}\` / \`${SANDBOX_CARDS['9995'].declineCode}\`; a capture above what it authorized (a tip added at capture) is refused: 409 \`OVERCAPTURE_DECLINED\` |`,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { byCodeUnits } from '../platform/code-unit-order';
 import { namedStatement, preparedStatement, runNamed, runPrepared } from '../platform/db/prepared-statement';
 import { addDays } from './banking-days';
 import { batchIdOf } from './batch-id';
@@ -98,7 +99,7 @@ export async function openBatches(db: Knex, locationId: string): Promise<Array<B
       });
     }
   }
-  return batches.sort((a, b) => b.businessDate.localeCompare(a.businessDate) || a.currency.localeCompare(b.currency));
+  return batches.sort((a, b) => byCodeUnits(b.businessDate, a.businessDate) || byCodeUnits(a.currency, b.currency));
 }
 
 const CLOSED_BATCH = preparedStatement('closed_batch', `select ${BATCH_COLUMNS} from ledger_batches where location_id = ? and id = ?`);

@@ -40,7 +40,13 @@ const PAYOUT_CURSOR = 'a payout of this location in the range';
 const SALES_LINE_CURSOR = 'a line of this sales day';
 
 /** The files' media type, and their example: a capture and the payout that brings it to zero. */
-const CSV_FILE = { mediaType: 'text/csv', example: ledgerCsvExample() } as const;
+const CSV_FILE = {
+  mediaType: 'text/csv',
+  // Made when the document is: its amounts ask the runtime's ICU for the currency's digits, which a process serving only the API never loads.
+  get example() {
+    return ledgerCsvExample();
+  },
+} as const;
 
 /** A page of lines, read one past the page's `limit` to learn whether more follow. */
 function linePage(lines: readonly LedgerLine[], limit: number) {

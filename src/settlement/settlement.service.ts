@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { WriteContext } from '../change-log/write-context';
+import { byCodeUnits } from '../platform/code-unit-order';
 import { refuseUnknownCursor } from '../platform/db/page-cursor';
 import { DomainError } from '../platform/errors/domain-error';
 import { StreamedFile } from '../platform/http/streamed-file';
@@ -80,7 +81,7 @@ export class SettlementService {
     const open = status === 'CLOSED' ? [] : (await openBatches(db, locationId)).filter((batch) => batch.businessDate >= from && batch.businessDate <= to);
     const closed = status === 'OPEN' ? [] : await closedBatches(db, locationId, from, to);
     return [...open.map(({ range: _range, ...batch }) => batch), ...closed.map(({ seal: _seal, ...batch }) => batch)].sort(
-      (a, b) => b.businessDate.localeCompare(a.businessDate) || a.currency.localeCompare(b.currency),
+      (a, b) => byCodeUnits(b.businessDate, a.businessDate) || byCodeUnits(a.currency, b.currency),
     );
   }
 

@@ -1,5 +1,6 @@
 import { operationsOf } from '../../api/operation';
 import { SCOPE } from '../../auth/scopes';
+import { byCodeUnits } from '../../platform/code-unit-order';
 import { createPaymentMethodRequestSchema } from '../../payment-methods';
 import { AUTHENTICATION_REQUIRED_LAST_FOUR, isProcessingError, SANDBOX_CARDS } from '../../payment-processor/sandbox-cards';
 import { SETUP_INTENT_STATUS_POINTER, setupIntentParamsSchema, setupIntentSchema, toSetupIntent } from '../../setup-intents';
@@ -8,7 +9,7 @@ import type { CardSetupFlow } from './card-setup.flow';
 const operation = operationsOf<{ cardSetup: CardSetupFlow }>();
 
 /** The sandbox's verdicts on a verification, from its test cards. */
-const sandboxCards = Object.entries(SANDBOX_CARDS).sort(([a], [b]) => a.localeCompare(b));
+const sandboxCards = Object.entries(SANDBOX_CARDS).sort(([a], [b]) => byCodeUnits(a, b));
 const VERIFY_OUTCOMES = `${sandboxCards
   .filter(([, error]) => !isProcessingError(error))
   .map(([lastFour]) => `\`${lastFour}\``)
