@@ -16,6 +16,14 @@ COPY migrations ./migrations
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
+# jemalloc instead of glibc's malloc: glibc keeps, as holes in its arenas, what
+# the process's threads free under load, and the RSS stays at its high-water
+# mark; jemalloc gives freed pages back within about a second
+# (docs/performance.md, Memory). Debian's package, at one path on every arch.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends libjemalloc2 \
+  && rm -rf /var/lib/apt/lists/* \
+  && ln -s "/usr/lib/$(uname -m)-linux-gnu/libjemalloc.so.2" /usr/local/lib/libjemalloc.so.2
 # V8 sizes how far the old generation may grow past its live data (about
 # 20 MB here) from this cap: from 1.3x at 256 MB or less to 4x at 2 GB and more.
 # `npm run bench` measured a peak RSS under load of about 190 MB per process
@@ -24,9 +32,12 @@ FROM ${NODE_IMAGE} AS runtime
 # The young generation: Node 24 lets each semi-space grow to 32 MB where Node
 # 20 stopped at 16; the bench's peak RSS went from about 170 to 260 MB for no
 # gain in req/s or p99, so it is held at Node 20's 16 MB.
-# npm run bench starts the service with this same NODE_OPTIONS, read from here.
+# npm run bench starts the service with this same NODE_OPTIONS, LD_PRELOAD and
+# MALLOC_CONF, read from here.
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=1024 --max-semi-space-size=16" \
+    LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
+    MALLOC_CONF=background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0 \
     PORT=8080 \
     METRICS_PORT=9464 \
     DATA_DIR=/app/data

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hashClientSecret } from '../src/auth/client-secret';
 import { SCOPES } from '../src/auth/scopes';
@@ -52,11 +52,12 @@ export interface ServiceSettings {
 }
 
 /**
- * How the Dockerfile runs node: the NODE_OPTIONS it sets and the flags its
- * CMD gives node before the script (V8 flags NODE_OPTIONS refuses), so the
- * service runs here as it would in its image.
+ * How the Dockerfile runs node: the NODE_OPTIONS it sets, the flags its CMD
+ * gives node before the script (V8 flags NODE_OPTIONS refuses), and the
+ * allocator it preloads (LD_PRELOAD, MALLOC_CONF), so the service runs here as
+ * it would in its image.
  */
-export function dockerfileNode(): { nodeOptions: string; flags: string[] } {
+export function dockerfileNode(): { nodeOptions: string; flags: string[]; allocator: { LD_PRELOAD: string; MALLOC_CONF: string } } {
   const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
   const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(dockerfile)?.[1] ?? '';
   // The exec form, ["node", ...flags, "dist/src/server.js"]; HEALTHCHECK's indented CMD is not matched.
@@ -64,7 +65,22 @@ export function dockerfileNode(): { nodeOptions: string; flags: string[] } {
   const words = command === undefined ? [] : (JSON.parse(command) as string[]);
   // Read wrong, the bench would measure the service without the image's flags and say nothing.
   if (words[0] !== 'node' || words.at(-1) !== 'dist/src/server.js') throw new Error('the Dockerfile\'s CMD is not ["node", ...flags, "dist/src/server.js"]');
-  return { nodeOptions, flags: words.slice(1, -1) };
+  const preload = /^\s*LD_PRELOAD=(\S+)/m.exec(dockerfile)?.[1];
+  const mallocConf = /^\s*MALLOC_CONF=(\S+)/m.exec(dockerfile)?.[1];
+  if (preload === undefined || mallocConf === undefined) throw new Error("the Dockerfile's ENV sets no LD_PRELOAD or MALLOC_CONF");
+  return { nodeOptions, flags: words.slice(1, -1), allocator: { LD_PRELOAD: preload, MALLOC_CONF: mallocConf } };
+}
+
+/** Where this host keeps a shared library the image preloads (Debian's multiarch folder, or /usr/local/lib as in the image). */
+function hostLibrary(imagePath: string): string {
+  const file = path.basename(imagePath);
+  const triplets: Partial<Record<string, string>> = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' };
+  const triplet = triplets[process.arch];
+  const found = [triplet === undefined ? undefined : `/usr/lib/${triplet}/${file}`, `/usr/local/lib/${file}`].find(
+    (candidate) => candidate !== undefined && existsSync(candidate),
+  );
+  if (found === undefined) throw new Error(`the image preloads ${file}, which this host lacks: apt-get install libjemalloc2`);
+  return found;
 }
 
 /**
@@ -73,7 +89,7 @@ export function dockerfileNode(): { nodeOptions: string; flags: string[] } {
  * middleware on.
  */
 export async function startService(settings: ServiceSettings): Promise<RunningServer> {
-  const { nodeOptions, flags } = dockerfileNode();
+  const { nodeOptions, flags, allocator } = dockerfileNode();
   return startServer({
     name: `service (WEB_CONCURRENCY=${settings.webConcurrency}${settings.label ? `, ${settings.label}` : ''})`,
     args: [...flags, ...(settings.nodeArgs ?? []), path.join(ROOT, 'dist/src/server.js')],
@@ -94,6 +110,8 @@ export async function startService(settings: ServiceSettings): Promise<RunningSe
       WEB_CONCURRENCY: String(settings.webConcurrency),
       RATE_LIMIT_REQUESTS: String(settings.rateLimitRequests),
       NODE_OPTIONS: nodeOptions,
+      LD_PRELOAD: hostLibrary(allocator.LD_PRELOAD),
+      MALLOC_CONF: allocator.MALLOC_CONF,
       ...settings.extraEnv,
     },
     port: await freePort(),

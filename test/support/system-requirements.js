@@ -19,6 +19,11 @@ const PACKAGES = [
     file: '/usr/share/postgresql/15/extension/pgautofailover.control',
     usedBy: 'test/system/process/failover.test.ts (the monitor)',
   },
+  {
+    name: 'libjemalloc2',
+    file: `/usr/lib/${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu/libjemalloc.so.2`,
+    usedBy: 'npm run bench, after this suite in .ci/run (the service preloads it, as its image does)',
+  },
 ];
 
 function aptInstall(names) {
