@@ -6,11 +6,27 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  * online or offline guess slow, and the parameters travel with each hash so
  * they can be raised later without breaking existing entries.
  */
-const DEFAULT_COST = { N: 2 ** 15, r: 8, p: 1 };
+export const DEFAULT_COST = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const HASH_FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
 
+/** The last derivation queued in this process; the next starts when it ends, whatever its outcome. */
+let lastDerivation: Promise<unknown> = Promise.resolve();
+
+/**
+ * One derivation at a time in a process: each holds 128 * N * r bytes while
+ * it runs (32 MiB at the default cost), so logins that arrived together on
+ * libuv's four threads held four times that at once, on top of everything
+ * else the process holds. A login is rare (its token lasts an hour), so
+ * logins that arrive together wait their turn instead.
+ */
 function derive(secret: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
+  const run = lastDerivation.then(() => deriveNow(secret, salt, cost));
+  lastDerivation = run.catch(() => undefined);
+  return run;
+}
+
+function deriveNow(secret: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
   // scrypt needs 128 * N * r bytes; allow exactly that much (Node's default cap is 32 MiB).
   const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r };
   return new Promise((resolve, reject) => {
@@ -26,6 +42,12 @@ export async function hashClientSecret(secret: string, cost = DEFAULT_COST): Pro
 
 export function isClientSecretHash(value: string): boolean {
   return HASH_FORMAT.test(value);
+}
+
+/** The cost parameters a hash carries. */
+export function costOf(storedHash: string): { N: number; r: number; p: number } | undefined {
+  const match = HASH_FORMAT.exec(storedHash);
+  return match === null ? undefined : { N: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
 }
 
 /** Whether `secret` matches `storedHash`, compared in constant time. */

@@ -1,12 +1,21 @@
 import { looksLikeSecret } from '../platform/validation/secret-look';
 import type { ApiClient } from './api-clients';
-import { hashClientSecret, verifyClientSecret } from './client-secret';
+import { verifyClientSecret } from './client-secret';
 import type { LoginThrottle } from './login-throttle';
 import type { IssuedToken, TokenIssuer } from './token-issuer';
 
 export type LoginFailure = { kind: 'invalid_client' } | { kind: 'invalid_scope'; scope: string } | { kind: 'throttled'; retryAfterSeconds: number };
 
 export type LoginResult = { ok: true; token: IssuedToken } | { ok: false; failure: LoginFailure; loggedClientId: string };
+
+/**
+ * Checked against when the client id is unknown, so that a wrong id takes as
+ * long as a wrong secret. Any hash at the default cost does; this one was made
+ * by `hashClientSecret` of 32 random bytes nobody kept, once, rather than at
+ * every start, where the derivation's 32 MiB was most of the start's peak
+ * memory. `login-decoy.test.ts` holds its cost to the default.
+ */
+export const DECOY_HASH = 'scrypt$32768$8$1$Hf5qcKnKbXGf9N4LqWlgNw$fvD5jcrQHe8w6YIARfls4U19dljLBZlFV-b-uh2db7c';
 
 /** What a client id may look like to be written to a log as the caller sent it. */
 const LOGGABLE_CLIENT_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -24,8 +33,6 @@ function loggableClientId(clientId: string, known: boolean): string {
 /** The client-credentials grant, whichever wire format asked for it. */
 export class LoginService {
   private readonly clients: Map<string, ApiClient>;
-  /** Checked against when the client id is unknown, so that case takes as long as a wrong secret. */
-  private readonly decoyHash: Promise<string>;
 
   constructor(
     clients: readonly ApiClient[],
@@ -33,7 +40,6 @@ export class LoginService {
     private readonly throttle: LoginThrottle,
   ) {
     this.clients = new Map(clients.map((client) => [client.clientId, client]));
-    this.decoyHash = hashClientSecret('decoy');
   }
 
   /**
@@ -47,7 +53,7 @@ export class LoginService {
     const retryAfterSeconds = await this.throttle.admit(clientId, address);
     if (retryAfterSeconds > 0) return { ok: false, failure: { kind: 'throttled', retryAfterSeconds }, loggedClientId };
 
-    const secretMatches = await verifyClientSecret(clientSecret, client?.secretHash ?? (await this.decoyHash));
+    const secretMatches = await verifyClientSecret(clientSecret, client?.secretHash ?? DECOY_HASH);
     if (client === undefined || !secretMatches) return { ok: false, failure: { kind: 'invalid_client' }, loggedClientId };
     await this.throttle.succeeded(clientId, address);
 
