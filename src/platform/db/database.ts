@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import type { Config } from '../config';
 import { createLogger, type Logger } from '../logger';
 import { trackConnections } from './abandoned-work';
@@ -122,6 +120,11 @@ function postgresConfig(databaseUrl: string, options: DatabaseOptions): Knex.Con
 }
 
 function pgliteConfig(options: DatabaseOptions): Knex.Config {
+  // Loaded only for the embedded database: a process on a PostgreSQL server never runs PGlite's half megabyte of code.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  const ClientPgLite = require('knex-pglite') as typeof import('knex-pglite');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
   const pglite = new PGlite({
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
