@@ -60,9 +60,8 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
 # 1.1-1.3x to 0.6-0.85x of ceiling (b)'s p99 and 15-20 % fewer CPU us per request.
 # --heap-growing-percent=30: after each full collection the old generation may
 # grow by 30 % of what survived before the next, where V8 otherwise allows up
-# to 60 % under the 1024 MB cap; the committed heap's peak over the bench went
-# from about 98 to 88 MB, with about twice as many full collections under the
-# heaviest writes (docs/performance.md, "Memory: the old generation's growth").
+# to 60 % under the 1024 MB cap: a lower peak for a few more full collections
+# (docs/performance.md, "Memory: the old generation's growth").
 # V8 flags NODE_OPTIONS refuses, so they are given here; npm run bench reads
 # them from this line.
 CMD ["node", "--no-allocation-site-pretenuring", "--heap-growing-percent=30", "dist/src/server.js"]

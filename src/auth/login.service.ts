@@ -12,8 +12,8 @@ export type LoginResult = { ok: true; token: IssuedToken } | { ok: false; failur
  * Checked against when the client id is unknown, so that a wrong id takes as
  * long as a wrong secret. Any hash at the default cost does; this one was made
  * by `hashClientSecret` of 32 random bytes nobody kept, once, rather than at
- * every start, where the derivation's 32 MiB was most of the start's peak
- * memory. `login-decoy.test.ts` holds its cost to the default.
+ * every start, where its derivation's memory made the start's peak.
+ * `client-secret-derivations.test.ts` holds its cost to the default.
  */
 export const DECOY_HASH = 'scrypt$32768$8$1$Hf5qcKnKbXGf9N4LqWlgNw$fvD5jcrQHe8w6YIARfls4U19dljLBZlFV-b-uh2db7c';
 
