@@ -44,20 +44,20 @@ export function isClientSecretHash(value: string): boolean {
   return HASH_FORMAT.test(value);
 }
 
-/** The cost parameters a hash carries. */
-export function costOf(storedHash: string): { N: number; r: number; p: number } | undefined {
+/** A stored hash read back: its cost, salt and derived key; undefined when it is not one. */
+export function parseClientSecretHash(storedHash: string): { cost: { N: number; r: number; p: number }; salt: Buffer; hash: Buffer } | undefined {
   const match = HASH_FORMAT.exec(storedHash);
-  return match === null ? undefined : { N: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
+  if (match === null) return undefined;
+  const [, N, r, p, salt, hash] = match as unknown as [string, string, string, string, string, string];
+  return { cost: { N: Number(N), r: Number(r), p: Number(p) }, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') };
 }
 
 /** Whether `secret` matches `storedHash`, compared in constant time. */
 export async function verifyClientSecret(secret: string, storedHash: string): Promise<boolean> {
-  const match = HASH_FORMAT.exec(storedHash);
-  if (match === null) return false;
-  const [, N, r, p, salt, hash] = match as unknown as [string, string, string, string, string, string];
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(secret, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const stored = parseClientSecretHash(storedHash);
+  if (stored === undefined) return false;
+  const actual = await derive(secret, stored.salt, stored.cost);
+  return actual.length === stored.hash.length && timingSafeEqual(actual, stored.hash);
 }
 
 /** A new client secret: 32 random bytes, base64url. */
