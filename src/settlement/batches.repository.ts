@@ -63,6 +63,11 @@ export async function businessDateToday(db: Knex, locationId: string): Promise<s
   return (today as { business_date: string }).business_date;
 }
 
+/** How batches are listed: newest business date first, then by currency. */
+export function newestBatchFirst(a: Pick<Batch, 'businessDate' | 'currency'>, b: Pick<Batch, 'businessDate' | 'currency'>): number {
+  return byCodeUnits(b.businessDate, a.businessDate) || byCodeUnits(a.currency, b.currency);
+}
+
 /** The location's open batches, newest first, each with its running totals. */
 export async function openBatches(db: Knex, locationId: string): Promise<Array<Batch & { range: OpenBatchRange }>> {
   const groups = (await runPrepared<WaitingGroup>(db, WAITING_GROUPS, [locationId])).map(asNumbers);
@@ -99,7 +104,7 @@ export async function openBatches(db: Knex, locationId: string): Promise<Array<B
       });
     }
   }
-  return batches.sort((a, b) => byCodeUnits(b.businessDate, a.businessDate) || byCodeUnits(a.currency, b.currency));
+  return batches.sort(newestBatchFirst);
 }
 
 const CLOSED_BATCH = preparedStatement('closed_batch', `select ${BATCH_COLUMNS} from ledger_batches where location_id = ? and id = ?`);

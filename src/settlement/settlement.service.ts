@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import type { WriteContext } from '../change-log/write-context';
-import { byCodeUnits } from '../platform/code-unit-order';
 import { refuseUnknownCursor } from '../platform/db/page-cursor';
 import { DomainError } from '../platform/errors/domain-error';
 import { StreamedFile } from '../platform/http/streamed-file';
 import { addDays } from './banking-days';
 import { closeBatch, dueBatches } from './batch-close.repository';
-import { businessDateToday, closedBatch, closedBatches, linesOfBatch, linesOfIntent, openBatches } from './batches.repository';
+import { businessDateToday, closedBatch, closedBatches, linesOfBatch, linesOfIntent, newestBatchFirst, openBatches } from './batches.repository';
 import { totalsOf } from './batch-totals';
 import { ledgerCsv, ledgerCsvEtag } from './ledger-csv';
 import { batchLinesInFileOrder } from './ledger-file.repository';
@@ -80,9 +79,7 @@ export class SettlementService {
     const { from, to } = await this.rangeOf(db, locationId, range);
     const open = status === 'CLOSED' ? [] : (await openBatches(db, locationId)).filter((batch) => batch.businessDate >= from && batch.businessDate <= to);
     const closed = status === 'OPEN' ? [] : await closedBatches(db, locationId, from, to);
-    return [...open.map(({ range: _range, ...batch }) => batch), ...closed.map(({ seal: _seal, ...batch }) => batch)].sort(
-      (a, b) => byCodeUnits(b.businessDate, a.businessDate) || byCodeUnits(a.currency, b.currency),
-    );
+    return [...open.map(({ range: _range, ...batch }) => batch), ...closed.map(({ seal: _seal, ...batch }) => batch)].sort(newestBatchFirst);
   }
 
   /** Today's open batch in `currency`: 404 while nothing has happened today. */
