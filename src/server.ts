@@ -146,12 +146,16 @@ async function runPrimary(config: Config, logger: Logger, box: SecretBox): Promi
   if (config.MIGRATE_ON_START) await migrate(config, logger);
   await checkDatabase(config, logger, box);
   let stopping = false;
+  // Counted here, not read from cluster.workers: a worker that exits before its disconnect is seen
+  // stays in cluster.workers during its 'exit', and the last one would never be found gone.
+  const running = new Set<number>();
   const fork = (): void => {
-    cluster.fork();
+    running.add(cluster.fork().id);
   };
   cluster.on('exit', (worker, code, signal) => {
+    running.delete(worker.id);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) {
+      if (running.size === 0) {
         logger.info('all workers stopped');
         process.exit(0);
       }
@@ -170,7 +174,7 @@ async function runPrimary(config: Config, logger: Logger, box: SecretBox): Promi
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal, workers: Object.keys(cluster.workers ?? {}).length }, 'shutting down the cluster');
+    logger.info({ signal, workers: running.size }, 'shutting down the cluster');
     metricsServer?.close();
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     setTimeout(() => process.exit(1), config.SHUTDOWN_DRAIN_SECONDS * 1000 + config.SHUTDOWN_TIMEOUT_MS + 10_000).unref();

@@ -63,7 +63,7 @@ export interface RunningService {
   logLines: string[];
   /** Sends a signal, without waiting. */
   signal(signal: NodeJS.Signals): void;
-  /** The exit code, once the process has exited. */
+  /** The exit code, once the process has exited and all its output has been read. */
   exited: Promise<number | null>;
   stop(): Promise<number | null>;
 }
@@ -110,7 +110,9 @@ async function startServiceProcess(command: ServiceCommand, givenEnv: Record<str
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logLines: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': a process's last lines may still be in the pipe when it exits, and a test that reads
+  // logLines once the process has gone must find them all.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The service did not start:\n${logLines.join('\n')}`)), 60_000);
     createInterface({ input: child.stderr! }).on('line', (line) => logLines.push(line));
