@@ -10,7 +10,8 @@ import { percentileOf } from './percentile';
  * when the previous answer is in, right after `setupRequest`, which stamps it.
  * Like the clients the hold is for, autocannon asks again at once after a
  * 503: the 503s are read as a connection's first (answered at once) and its
- * repeats within Retry-After (held OVERLOAD_REPEAT_HOLD_MS first).
+ * repeats within Retry-After (held OVERLOAD_REPEAT_HOLD_MS first, each
+ * further one twice as long up to Retry-After).
  */
 export interface OverloadFigures {
   connections: number;

@@ -81,9 +81,10 @@ const environmentSchema = z
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(0),
     /**
      * How long the 503 of a connection shed again less than Retry-After after
-     * its last 503 is held (shed-answer-hold.ts): a client that asks again at
-     * once must not take the CPU from the requests accepted. 0 answers every
-     * shed request at once.
+     * its last 503 is held, doubled for each further early ask in a row up to
+     * Retry-After (shed-answer-hold.ts): a client that asks again at once must
+     * not take the CPU from the requests accepted. 0 answers every shed
+     * request at once.
      */
     OVERLOAD_REPEAT_HOLD_MS: z.coerce.number().int().min(0).max(1000).default(100),
     /** How long readiness waits for the database before answering 503. */

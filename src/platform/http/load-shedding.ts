@@ -9,7 +9,7 @@ export interface LoadSheddingSettings {
   maxInFlight: number;
   /** The event loop's delay (p99 over the last sample period) beyond which new requests are answered 503; 0: not watched. */
   maxEventLoopDelayMs: number;
-  /** How long the 503 of a connection shed again within Retry-After is held (shed-answer-hold.ts); 0: never held. */
+  /** The first hold of a 503 to a connection that asks again within Retry-After, doubled for each further early ask (shed-answer-hold.ts); 0: never held. */
   repeatHoldMs: number;
 }
 
@@ -77,8 +77,8 @@ function shedSummary(logger: Logger, settings: LoadSheddingSettings): (reason: s
  * process already holds `maxInFlight` unanswered ones, or while its event
  * loop is late by more than `maxEventLoopDelayMs` (the CPU is saturated),
  * is answered at once with 503 SERVICE_OVERLOADED and Retry-After, before any
- * token check or database work (held for `repeatHoldMs` first when its
- * connection was shed less than Retry-After ago: shed-answer-hold.ts);
+ * token check or database work (held first when its connection asks again
+ * less than Retry-After after its last 503: shed-answer-hold.ts);
  * the requests accepted keep their latency,
  * and the process recovers as soon as the load drops. Health probes are
  * never shed. A small middleware of its own: the well-kept load-shedding

@@ -44,6 +44,35 @@ it('answers a connection at once, then holds its answers while it asks again wit
   expect(clock.held).toHaveLength(1);
 });
 
+it('doubles the hold for each early ask in a row, up to Retry-After, and starts over once a connection has waited', () => {
+  const clock = testClock();
+  const answer = shedAnswerHold(50, clock.timing);
+  const socket = {};
+  let sent = 0;
+  answer(socket, () => (sent += 1));
+  // A retry loop without back-off: it asks again the moment each answer arrives.
+  for (let ask = 0; ask < 7; ask += 1) {
+    answer(socket, () => (sent += 1));
+    const hold = clock.held.at(-1) as { send: () => void; ms: number };
+    clock.advance(hold.ms);
+    hold.send();
+  }
+  expect(clock.held.map(({ ms }) => ms)).toEqual([50, 100, 200, 400, 800, 1000, 1000]);
+  expect(sent).toBe(8);
+  // Retry-After is counted from the last answer, not from the request it answered: 999 ms after it is early still.
+  clock.advance(999);
+  answer(socket, () => (sent += 1));
+  expect(clock.held.at(-1)?.ms).toBe(1000);
+  clock.held.at(-1)?.send();
+  clock.advance(1000);
+  answer(socket, () => (sent += 1));
+  expect(sent).toBe(10);
+  expect(clock.held).toHaveLength(8);
+  // Having waited, the connection's next early ask is held for the first hold again.
+  answer(socket, () => (sent += 1));
+  expect(clock.held.at(-1)?.ms).toBe(50);
+});
+
 it('never holds with a hold of 0', () => {
   const clock = testClock();
   const answer = shedAnswerHold(0, clock.timing);
