@@ -10,6 +10,7 @@
 import express from 'express';
 import { v7 as uuidv7 } from 'uuid';
 import { cardTypeOf } from '../../src/payment-methods/card-brand';
+import { CUSTOMER_CARDS } from '../../src/payment-methods/payment-methods.repository';
 import { registerCheckoutRoutes } from './hand-written-checkout';
 import { inTransactionWithEvent, location, pool, verify } from './hand-written-common';
 import { registerLifetimeRoutes } from './hand-written-lifetime';
@@ -18,14 +19,8 @@ const app = express();
 
 app.get('/v1/customers/:id/payment-methods', async (request, response) => {
   await verify(request);
-  const { rows } = await pool.query(
-    `select pm.location_id, pm.id, pm.customer_id, pm.type, pm.card_brand, pm.last_four, pm.exp_month, pm.exp_year, pm.fingerprint, pm.created_at
-       from customers as c
-       left join payment_methods as pm on pm.location_id = c.location_id and pm.customer_id = c.id
-      where c.location_id = $1 and c.id = $2
-      order by pm.created_at asc, pm.id asc`,
-    [location(request), request.params.id],
-  );
+  // The service's statement, in the order a payor uses the cards (defaults first, then the last used).
+  const { rows } = await pool.query(CUSTOMER_CARDS.positionalText, [location(request), request.params.id, location(request), request.params.id]);
   const cards = rows.filter((row) => row.id !== null);
   response.json({
     results: cards.length,
@@ -38,6 +33,7 @@ app.get('/v1/customers/:id/payment-methods', async (request, response) => {
       month: row.exp_month,
       year: row.exp_year,
       card: { lastFour: row.last_four, expiry: { month: row.exp_month, year: row.exp_year }, type: row.card_brand },
+      lastUsedAt: row.last_used_at === null ? null : row.last_used_at.toISOString(),
     })),
   });
 });

@@ -132,7 +132,8 @@ export async function upsertPaymentMethod(db: Knex | Knex.Transaction, card: New
   return { paymentMethod: toRecord(row), created: row.created, previousExpiry: previous };
 }
 
-const CUSTOMER_CARDS = preparedStatement(
+/** Exported for the bench's hand-written ceiling, which runs the same SQL (bench/ceilings/hand-written-server.ts). */
+export const CUSTOMER_CARDS = preparedStatement(
   'payment_methods_of_customer',
   `select ${COLUMNS.map((column) => `pm.${column}`).join(', ')}
      from customers c
