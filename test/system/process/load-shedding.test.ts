@@ -19,7 +19,7 @@ let services: ServicesOnFreshDatabase;
 let service: RunningService;
 
 beforeAll(async () => {
-  services = await servicesOnFreshDatabase({ OVERLOAD_MAX_IN_FLIGHT: '4', OVERLOAD_REPEAT_HOLD_MS: String(HOLD_MS), SANDBOX_LATENCY_MS: '2000' });
+  services = await servicesOnFreshDatabase({ OVERLOAD_MAX_IN_FLIGHT: '4', OVERLOAD_REPEAT_HOLD_MS: String(HOLD_MS), SANDBOX_LATENCY_MS: '4000' });
   service = await services.start();
 }, 60_000);
 
@@ -89,7 +89,7 @@ function getOn(agent: http.Agent, url: string, token: string): Promise<{ status:
 
 it('holds the 503s of a connection that asks again at once, each hold twice the last: each a 503 with Retry-After', async () => {
   const { token, customer, intents, confirm } = await confirmable(4);
-  // Four confirms fill the bound for the sandbox's 2 s.
+  // Four confirms fill the bound for the sandbox's 4 s: time for the held answers (about 1.5 s) with room to spare.
   const holding = Promise.all(intents.map(confirm));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
