@@ -37,10 +37,10 @@ export const FAILOVER_SETTINGS = {
     'pgautofailover.health_check_max_retries': 1,
     'pgautofailover.health_check_retry_delay': 500,
     'pgautofailover.node_considered_unhealthy_timeout': 2000,
-    'pgautofailover.primary_demote_timeout': 3000,
+    'pgautofailover.primary_demote_timeout': 1500,
   },
   keeper: {
-    'timeout.network_partition_timeout': 2,
+    'timeout.network_partition_timeout': 1,
   },
 } as const;
 
@@ -77,6 +77,8 @@ export interface Formation {
   loseNode(node: FormationNode): Promise<void>;
   /** Waits for a primary other than `node` (a failover away from it). */
   primaryOtherThan(node: FormationNode, timeoutMs?: number): Promise<FormationNode>;
+  /** The monitor's events since `since` (ms since the epoch), a line each, its time as ms after `since`: where a failover's seconds went. */
+  events(since: number): Promise<string[]>;
   /** Stops a node's keeper and its Postgres (`pg_autoctl stop`), and starts it again. */
   stopNode(node: FormationNode): Promise<void>;
   startNode(node: FormationNode): Promise<void>;
@@ -182,8 +184,11 @@ export async function startFormation(options: { secondaries?: number } = {}): Pr
   }
 
   const nodes: FormationNode[] = [];
+  /** The monitor's database, for states(): made on the first call. */
+  let monitorClient: Client | undefined;
   /** Every keeper and server of the formation stopped, and its folder removed: on close, and when it fails to start. */
   const close = async () => {
+    await monitorClient?.end().catch(() => undefined);
     for (const node of nodes) await autoctl(['stop', '--pgdata', node.pgdata, '--immediate']).catch(() => undefined);
     await autoctl(['stop', '--pgdata', monitorData, '--immediate']).catch(() => undefined);
     // Each keeper leads a process group of its own (spawned detached): the group goes, its helpers with it.
@@ -228,14 +233,27 @@ export async function startFormation(options: { secondaries?: number } = {}): Pr
       '--run',
     ]);
 
+  // Read from the monitor's own table over one kept connection, not by `pg_autoctl show state`: the tests poll it
+  // every 250 ms through a failover, and a runuser, a pg_autoctl and a connection each time took CPU from the very
+  // keepers whose steps are being timed.
   const states = async (): Promise<NodeState[]> => {
-    const parsed = JSON.parse(await autoctl(['show', 'state', '--pgdata', monitorData, '--json'])) as Array<{
-      nodename: string;
-      nodeport: number;
-      current_group_state: string;
-      assigned_group_state: string;
-    }>;
-    return parsed.map((row) => ({ name: row.nodename, port: row.nodeport, reported: row.current_group_state, goal: row.assigned_group_state }));
+    if (monitorClient === undefined) {
+      const client = new Client({ host: '127.0.0.1', port: monitorPort, user: 'postgres', database: 'pg_auto_failover' });
+      client.on('error', () => undefined);
+      await client.connect();
+      monitorClient = client;
+    }
+    const { rows } = await monitorClient
+      .query<{ nodename: string; nodeport: number; reportedstate: string; goalstate: string }>(
+        'select nodename, nodeport, reportedstate::text, goalstate::text from pgautofailover.node order by nodeid',
+      )
+      .catch(async (error: unknown) => {
+        // A broken connection is made again on the next call.
+        await monitorClient?.end().catch(() => undefined);
+        monitorClient = undefined;
+        throw error;
+      });
+    return rows.map((row) => ({ name: row.nodename, port: row.nodeport, reported: row.reportedstate, goal: row.goalstate }));
   };
   const settled = async (timeoutMs = 120_000) =>
     until(
@@ -343,6 +361,20 @@ export async function startFormation(options: { secondaries?: number } = {}): Pr
     },
     async startNode(node) {
       keep(node.name, ['run', '--pgdata', node.pgdata]);
+    },
+    async events(since) {
+      const client = new Client({ host: '127.0.0.1', port: monitorPort, user: 'postgres', database: 'pg_auto_failover' });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ after: number; nodename: string; description: string }>(
+          `select round(extract(epoch from eventtime) * 1000 - $1)::int as after, nodename, description
+             from pgautofailover.event where eventtime >= to_timestamp($1 / 1000.0) order by eventid`,
+          [since],
+        );
+        return rows.map((row) => `+${row.after} ms ${row.nodename}: ${row.description}`);
+      } finally {
+        await client.end();
+      }
     },
     close,
   };
