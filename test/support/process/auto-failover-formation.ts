@@ -92,6 +92,31 @@ async function postgresUser(): Promise<{ uid: number; gid: number }> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The pid in a data folder's postmaster.pid, if it has one. */
+function postmasterPid(pgdata: string): number | undefined {
+  try {
+    return Number(readFileSync(path.join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return undefined;
+  }
+}
+
+function runningPostmasterPid(pgdata: string): number {
+  const pid = postmasterPid(pgdata);
+  if (pid === undefined) throw new Error(`no postmaster.pid in ${pgdata}: its Postgres is not running`);
+  return pid;
+}
+
+/** Every process of the machine, with its parent. */
+async function processes(): Promise<Array<{ pid: number; ppid: number }>> {
+  const { stdout } = await promisify(execFile)('ps', ['-e', '-o', 'pid=,ppid=']);
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .map(([pid, ppid]) => ({ pid: pid as number, ppid: ppid as number }));
+}
+
 /** Statements run in turn on a local server of the formation, as the postgres user (trusted on 127.0.0.1). */
 async function sql(port: number, database: string, statements: readonly string[]): Promise<void> {
   const client = new Client({ host: '127.0.0.1', port, user: 'postgres', database });
@@ -189,6 +214,11 @@ export async function startFormation(options: { secondaries?: number } = {}): Pr
   /** Every keeper and server of the formation stopped, and its folder removed: on close, and when it fails to start. */
   const close = async () => {
     await monitorClient?.end().catch(() => undefined);
+    // Each postmaster's children, listed before anything is killed: they run in process groups of their own, and
+    // the monitor's pg_auto_failover health-check worker outlives a killed postmaster (it and the logger it writes to
+    // stayed, polling dead ports, after every run), so they are killed by pid below.
+    const postmasterPids = new Set([monitorData, ...nodes.map((node) => node.pgdata)].map(postmasterPid).filter((pid) => pid !== undefined));
+    const postmasterChildren = (await processes()).filter(({ ppid }) => postmasterPids.has(ppid)).map(({ pid }) => pid);
     for (const node of nodes) await autoctl(['stop', '--pgdata', node.pgdata, '--immediate']).catch(() => undefined);
     await autoctl(['stop', '--pgdata', monitorData, '--immediate']).catch(() => undefined);
     // Each keeper leads a process group of its own (spawned detached): the group goes, its helpers with it.
@@ -200,10 +230,12 @@ export async function startFormation(options: { secondaries?: number } = {}): Pr
         // gone already
       }
     }
-    // Any postmaster still up (a keeper killed before it stopped its Postgres), by its own pid file.
-    for (const pgdata of [monitorData, ...nodes.map((node) => node.pgdata)]) {
+    // Any postmaster still up (a keeper killed before it stopped its Postgres), by its own pid file, and the children
+    // listed above.
+    for (const pid of [...[monitorData, ...nodes.map((node) => node.pgdata)].map(postmasterPid), ...postmasterChildren]) {
+      if (pid === undefined) continue;
       try {
-        process.kill(Number(readFileSync(path.join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGKILL');
+        process.kill(pid, 'SIGKILL');
       } catch {
         // not running
       }
@@ -326,13 +358,12 @@ export async function startFormation(options: { secondaries?: number } = {}): Pr
       await autoctl(['perform', 'switchover', '--pgdata', monitorData, '--formation', 'default']);
     },
     async killPostmaster(node) {
-      const pid = Number(readFileSync(path.join(node.pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      process.kill(pid, 'SIGKILL');
+      process.kill(runningPostmasterPid(node.pgdata), 'SIGKILL');
     },
     async loseNode(node) {
       const keeper = keepers.get(node.name);
       if (keeper?.pid !== undefined) process.kill(-keeper.pid, 'SIGKILL');
-      process.kill(Number(readFileSync(path.join(node.pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGKILL');
+      process.kill(runningPostmasterPid(node.pgdata), 'SIGKILL');
     },
     async primaryOtherThan(node, timeoutMs = 180_000) {
       let found: FormationNode | undefined;
