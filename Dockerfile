@@ -19,7 +19,8 @@ FROM ${NODE_IMAGE} AS runtime
 # jemalloc instead of glibc's malloc: glibc keeps, as holes in its arenas, what
 # the process's threads free under load, and the RSS stays at its high-water
 # mark; jemalloc gives freed pages back within about a second
-# (docs/performance.md, Memory). Debian's package, at one path on every arch.
+# (docs/performance-history.md, "Memory: locale data and the allocator").
+# Debian's package, at one path on every arch.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends libjemalloc2 \
   && rm -rf /var/lib/apt/lists/* \
@@ -29,13 +30,13 @@ RUN apt-get update \
 # `npm run bench` measured a peak RSS under load of about 190 MB per process
 # with no cap (4x); with 96 MB, 125 MB but two full collections per 1,000
 # requests; with 1024 MB (1.6x), about 131 MB and 1.3 per 1,000.
-# The young generation: Node 24 lets each semi-space grow to 32 MB where Node
-# 20 stopped at 16; the bench's peak RSS went from about 170 to 260 MB for no
-# gain in req/s or p99, so it is held at Node 20's 16 MB.
+# The young generation: Node 24 lets each semi-space grow to 32 MB; held at
+# 8 MB, the bench's peak RSS is under 150 MB (docs/performance.md, "The
+# young generation: 8 MB, scavenged on the main thread").
 # npm run bench starts the service with this same NODE_OPTIONS, LD_PRELOAD and
 # MALLOC_CONF, read from here.
 ENV NODE_ENV=production \
-    NODE_OPTIONS="--max-old-space-size=1024 --max-semi-space-size=16" \
+    NODE_OPTIONS="--max-old-space-size=1024 --max-semi-space-size=8" \
     LD_PRELOAD=/usr/local/lib/libjemalloc.so.2 \
     MALLOC_CONF=background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0 \
     PORT=8080 \
@@ -61,7 +62,10 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
 # --heap-growing-percent=30: after each full collection the old generation may
 # grow by 30 % of what survived before the next, where V8 otherwise allows up
 # to 60 % under the 1024 MB cap: a lower peak for a few more full collections
-# (docs/performance.md, "Memory: the old generation's growth").
+# (docs/performance-history.md, "Memory: the old generation's growth").
+# --no-parallel-scavenge: a scavenge on the main thread alone pauses as long
+# as one shared with helper threads, which on a machine whose cores are busy
+# with the database only wait for a core: half the CPU a scavenge costs.
 # V8 flags NODE_OPTIONS refuses, so they are given here; npm run bench reads
 # them from this line.
-CMD ["node", "--no-allocation-site-pretenuring", "--heap-growing-percent=30", "dist/src/server.js"]
+CMD ["node", "--no-allocation-site-pretenuring", "--heap-growing-percent=30", "--no-parallel-scavenge", "dist/src/server.js"]

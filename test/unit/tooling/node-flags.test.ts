@@ -8,10 +8,10 @@ import { dockerfileNode } from '../../../bench/servers';
  * command `npm run start:prod` gives, so that no way of starting the build
  * runs without them.
  */
-it("gives node the image's flags: no allocation-site pretenuring and the old generation's growth held to 30 % on the CMD, Node 20's young generation in NODE_OPTIONS, the same flags from npm run start:prod", () => {
+it("gives node the image's flags: no allocation-site pretenuring, the old generation's growth held to 30 % and scavenges on the main thread on the CMD, 8 MB semi-spaces in NODE_OPTIONS, the same flags from npm run start:prod", () => {
   const { nodeOptions, flags } = dockerfileNode();
-  expect(flags).toEqual(['--no-allocation-site-pretenuring', '--heap-growing-percent=30']);
-  expect(nodeOptions.split(' ')).toEqual(['--max-old-space-size=1024', '--max-semi-space-size=16']);
+  expect(flags).toEqual(['--no-allocation-site-pretenuring', '--heap-growing-percent=30', '--no-parallel-scavenge']);
+  expect(nodeOptions.split(' ')).toEqual(['--max-old-space-size=1024', '--max-semi-space-size=8']);
   const { scripts } = JSON.parse(readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { scripts: Record<string, string> };
   expect(scripts['start:prod']).toBe(['node', ...flags, 'dist/src/server.js'].join(' '));
 });
