@@ -3,7 +3,7 @@
  * does by default and PostgreSQL's `collate "C"`: the same order on every
  * host. `localeCompare` would order by the host's locale, and its first call
  * loads ICU's collation data, megabytes of every process's memory
- * (docs/performance.md, Memory).
+ * (docs/performance-history.md, Memory: locale data).
  */
 export function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -15,7 +15,7 @@ interface PoolQuery {
  * (prepared-statement.ts), so the library gets the pool's timeouts and
  * search path, works on PGlite as on a server, and pays no Knex runner (a
  * new location's rate limit lease went through Knex's `raw`:
- * docs/performance.md). A named statement is prepared once per connection,
+ * docs/performance-history.md). A named statement is prepared once per connection,
  * as the library asks (never behind PgBouncer); one without a name is
  * planned on every run.
  */

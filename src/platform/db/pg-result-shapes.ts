@@ -25,7 +25,7 @@ let installed = false;
  * and builds from the description the field's parsers and an empty row that
  * each row is copied from: an object with a property per column, made as a
  * dictionary and copied, on every run (a read whose row has many columns
- * pays for it most: docs/performance.md). The same statement describes the
+ * pays for it most: docs/performance-history.md). The same statement describes the
  * same fields every time, so what pg built for a shape is kept and used
  * again (node-postgres#3753 would do this in pg). Both are only read after
  * they are built. A parser set after a shape was kept would not be in it, so

@@ -6,7 +6,7 @@ import type { Response } from 'express';
  * the rest of `res.send`: it parses the content type it has just set, looks
  * up the ETag function and asks whether the request is fresh, which only an
  * answer with an ETag needs (api-router.ts sends those with `res.json`).
- * What that costs a read: docs/performance.md.
+ * What that costs a read: docs/performance-history.md.
  */
 export function sendJson(response: Response, status: number, body: unknown): void {
   const text = JSON.stringify(body);

@@ -32,7 +32,7 @@ interface LastShed {
  * waited behind them. The first hold is short, so a balancer that sends
  * another client's request on a connection just shed meets little of it;
  * a connection that keeps asking early is brought to about one 503 a
- * second, what Retry-After asked (the measurements: docs/performance.md).
+ * second, what Retry-After asked (the measurements: docs/performance-history.md).
  * Keyed by the socket, not the client: an HTTP/1.1 connection has one
  * request in flight, so a connection answered 503 that asks again at once
  * is the one not waiting.

@@ -29,7 +29,7 @@ export const keyringSchema = z.strictObject({
 export type Keyring = z.infer<typeof keyringSchema>;
 
 export class SecretBox {
-  /** Imported once: a cipher made from raw key bytes imports them again each time, most of a seal's cost (docs/performance.md, the third step). */
+  /** Imported once: a cipher made from raw key bytes imports them again each time, most of a seal's cost (docs/performance-history.md, issue 58). */
   private readonly keys: Map<string, KeyObject>;
 
   /**
